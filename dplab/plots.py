@@ -1,0 +1,88 @@
+"""One visual language for every notebook: theory as a line, simulation as dots with CI bars.
+
+The artists are created once and updated in place (``TheoryVsEmpirical.update``),
+so a slider only moves data and re-renders: no new axes, no new figure.
+"""
+
+from __future__ import annotations
+
+import io
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.collections import LineCollection
+from numpy.typing import ArrayLike
+
+from dplab.simulate import Estimate
+
+__all__ = ["COLORS", "TheoryVsEmpirical", "figure_png", "new_figure"]
+
+#: One colour per mechanism, the same in every notebook.
+COLORS = {
+    "laplace": "#1f77b4",
+    "gaussian": "#ff7f0e",
+    "analytic": "#ff7f0e",
+    "classical": "#2ca02c",
+    "zcdp": "#d62728",
+    "normal": "#7f7f7f",
+    "bound": "#9467bd",
+}
+
+
+def new_figure(ncols: int = 1, width: float = 5.0, height: float = 3.4, dpi: int = 90):
+    """A figure with ``ncols`` axes side by side, closed to pyplot so only explicit
+    ``display`` shows it (no double plot under ``%matplotlib inline``)."""
+    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), dpi=dpi, squeeze=False)
+    plt.close(fig)
+    return fig, list(axes[0])
+
+
+def figure_png(fig) -> bytes:
+    """Render a figure to PNG bytes (what a widget Image shows)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+class TheoryVsEmpirical:
+    """A theory curve with empirical points and their confidence bars on one axes."""
+
+    def __init__(
+        self,
+        ax,
+        *,
+        color: str,
+        label: str,
+        theory_style: str = "-",
+        marker: str = "o",
+        show_theory: bool = True,
+    ):
+        self.ax = ax
+        (self.theory,) = ax.plot(
+            [], [], theory_style, color=color, lw=1.8, label=f"{label}: theory" if show_theory
+            else None, visible=show_theory
+        )
+        (self.points,) = ax.plot(
+            [], [], marker, color=color, ms=4.5, ls="none", label=f"{label}: simulated (95% CI)"
+        )
+        self.bars = LineCollection([], colors=color, linewidths=1.4)
+        ax.add_collection(self.bars)
+
+    def update(
+        self,
+        x_theory: ArrayLike,
+        theory: ArrayLike,
+        x_points: ArrayLike,
+        estimate: Estimate,
+    ) -> None:
+        """Move the curve and the points to new data (no new artists)."""
+        self.theory.set_data(np.asarray(x_theory), np.asarray(theory))
+        x = np.atleast_1d(np.asarray(x_points, float))
+        est = np.atleast_1d(estimate.estimate)
+        self.points.set_data(x, est)
+        low, high = np.atleast_1d(estimate.low), np.atleast_1d(estimate.high)
+        self.bars.set_segments([[(xi, lo), (xi, hi)] for xi, lo, hi in zip(x, low, high, strict=True)])
+
+    def set_visible(self, visible: bool) -> None:
+        for artist in (self.theory, self.points, self.bars):
+            artist.set_visible(visible)

@@ -1,0 +1,177 @@
+"""Monte Carlo harness: one standard draw, every scale, estimates with confidence intervals.
+
+Noise mechanisms are scale families: Lap(b) = b Lap(1), N(0, s^2) = s N(0, 1).
+So a sweep over epsilon draws the *standard* errors once and scales them
+(common random numbers): the empirical curve is smooth, a slider only rescales,
+and the whole sweep costs one draw. Intervals: a normal (CLT) interval for means,
+Clopper-Pearson (``scipy.stats.binomtest``) for probabilities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from dplab._checks import check_positive_int, check_rng
+
+__all__ = [
+    "Estimate",
+    "ScaledErrors",
+    "mean_ci",
+    "proportion_ci",
+    "quantile_ci",
+    "standard_errors",
+    "standard_noise",
+]
+
+
+def standard_noise(
+    noise: str, size: int | tuple[int, ...], rng: np.random.Generator | int | None = None
+) -> np.ndarray:
+    """Standard noise: ``"laplace"`` is Lap(0, 1), ``"gaussian"`` is N(0, 1)."""
+    rng = check_rng(rng)
+    if noise == "laplace":
+        return rng.laplace(0.0, 1.0, size=size)
+    if noise == "gaussian":
+        return rng.standard_normal(size=size)
+    raise ValueError(f"noise must be 'laplace' or 'gaussian', got noise={noise!r}")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Point estimates with a confidence interval [low, high] (arrays or scalars)."""
+
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence: float
+
+    def contains(self, value: ArrayLike) -> np.ndarray:
+        """True where ``low <= value <= high`` (a two-sided check of an equality)."""
+        value = np.asarray(value)
+        return (self.low <= value) & (value <= self.high)
+
+    def consistent_with_upper_bound(self, bound: ArrayLike) -> np.ndarray:
+        """True where the data do not refute ``true value <= bound``: ``low <= bound``."""
+        return self.low <= np.asarray(bound)
+
+    def consistent_with_lower_bound(self, bound: ArrayLike) -> np.ndarray:
+        """True where the data do not refute ``true value >= bound``: ``high >= bound``."""
+        return self.high >= np.asarray(bound)
+
+    def scaled(self, factor: ArrayLike) -> Estimate:
+        """The estimate of ``factor * X`` (factor >= 0), interval scaled with it."""
+        f = np.asarray(factor, dtype=float)
+        return Estimate(f * self.estimate, f * self.low, f * self.high, self.confidence)
+
+    def __getitem__(self, i) -> Estimate:
+        return Estimate(self.estimate[i], self.low[i], self.high[i], self.confidence)
+
+
+def mean_ci(samples: ArrayLike, confidence: float = 0.95, axis: int = -1) -> Estimate:
+    """Mean with the normal (CLT) interval mean +- z s / sqrt(n) along ``axis``."""
+    x = np.asarray(samples, dtype=float)
+    n = x.shape[axis]
+    if n < 2:
+        raise ValueError(f"mean_ci needs at least 2 samples, got n={n}")
+    mean = x.mean(axis=axis)
+    half = stats.norm.ppf(0.5 + confidence / 2) * x.std(axis=axis, ddof=1) / np.sqrt(n)
+    return Estimate(mean, mean - half, mean + half, confidence)
+
+
+def proportion_ci(successes: ArrayLike, trials: int, confidence: float = 0.95) -> Estimate:
+    """Frequency successes/trials with the exact Clopper-Pearson interval."""
+    trials = check_positive_int(trials, "trials")
+    k = np.asarray(successes)
+    low, high = np.empty(k.shape), np.empty(k.shape)
+    for i, ki in np.ndenumerate(k):
+        ci = stats.binomtest(int(ki), trials).proportion_ci(confidence, method="exact")
+        low[i], high[i] = ci.low, ci.high
+    return Estimate(k / trials, low, high, confidence)
+
+
+def quantile_ci(samples: ArrayLike, q: float, confidence: float = 0.95) -> Estimate:
+    """Sample q-quantile with the distribution-free order-statistic interval.
+
+    [x_(l), x_(u)] with l, u the binomial(n, q) quantiles at (1 -+ confidence)/2.
+    """
+    x = np.sort(np.asarray(samples, dtype=float).ravel())
+    n = x.size
+    a = (1 - confidence) / 2
+    lo = int(max(stats.binom.ppf(a, n, q) - 1, 0))
+    hi = int(min(stats.binom.ppf(1 - a, n, q), n - 1))
+    return Estimate(np.quantile(x, q), x[lo], x[hi], confidence)
+
+
+class ScaledErrors:
+    """Absolute errors of a scale family from one standard draw (common random numbers).
+
+    ``ScaledErrors.draw("laplace", trials)`` holds |Z| for Z ~ Lap(0, 1); the error of
+    the mechanism at scale b is b |Z|. With ``k`` queries per trial, ``reduce="max"``
+    keeps max_i |Z_i| (the (alpha, beta)-accuracy statistic), ``reduce="none"`` keeps
+    every coordinate (per-coordinate error).
+    """
+
+    def __init__(self, standard_abs: np.ndarray):
+        self.standard_abs = np.asarray(standard_abs, dtype=float).ravel()
+        self._sorted: np.ndarray | None = None
+
+    @classmethod
+    def draw(
+        cls,
+        noise: str,
+        trials: int,
+        *,
+        k: int = 1,
+        reduce: str = "none",
+        rng: np.random.Generator | int | None = None,
+    ) -> ScaledErrors:
+        trials = check_positive_int(trials, "trials")
+        k = check_positive_int(k, "k")
+        z = np.abs(standard_noise(noise, (trials, k), rng))
+        if reduce == "max":
+            return cls(z.max(axis=1))
+        if reduce == "none":
+            return cls(z)
+        raise ValueError(f"reduce must be 'none' or 'max', got reduce={reduce!r}")
+
+    @property
+    def n(self) -> int:
+        return self.standard_abs.size
+
+    def mse(self, scales: ArrayLike, confidence: float = 0.95) -> Estimate:
+        """E[(b |Z|)^2] for each scale b, with a CLT interval."""
+        return mean_ci(self.standard_abs**2, confidence).scaled(np.asarray(scales, float) ** 2)
+
+    def mae(self, scales: ArrayLike, confidence: float = 0.95) -> Estimate:
+        """E[b |Z|] for each scale b, with a CLT interval."""
+        return mean_ci(self.standard_abs, confidence).scaled(np.asarray(scales, float))
+
+    def exceed(self, scales: ArrayLike, thresholds: ArrayLike, confidence: float = 0.95) -> Estimate:
+        """Pr[b |Z| >= t] for each (scale b, threshold t), Clopper-Pearson intervals."""
+        if self._sorted is None:
+            self._sorted = np.sort(self.standard_abs)
+        cut = np.asarray(thresholds, float) / np.asarray(scales, float)
+        count = self.n - np.searchsorted(self._sorted, cut, side="left")
+        return proportion_ci(count, self.n, confidence)
+
+    def quantile(self, scale: float, q: float, confidence: float = 0.95) -> Estimate:
+        """The q-quantile of the absolute error at scale b, with its interval."""
+        return quantile_ci(self.standard_abs, q, confidence).scaled(scale)
+
+    def errors(self, scale: float) -> np.ndarray:
+        """The absolute errors at one scale (for a histogram)."""
+        return scale * self.standard_abs
+
+
+@lru_cache(maxsize=32)
+def standard_errors(
+    noise: str, trials: int, k: int = 1, reduce: str = "none", seed: int = 0
+) -> ScaledErrors:
+    """``ScaledErrors.draw`` with a fixed integer seed, cached: a slider that only
+    changes a scale reuses the draw instead of simulating again."""
+    return ScaledErrors.draw(noise, trials, k=k, reduce=reduce, rng=np.random.default_rng(seed))

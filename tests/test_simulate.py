@@ -1,0 +1,63 @@
+"""The Monte Carlo harness: intervals, common random numbers, exceedance counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import dplab
+from dplab.simulate import ScaledErrors, standard_errors
+
+
+def test_proportion_ci_is_clopper_pearson():
+    est = dplab.proportion_ci(7, 50, 0.95)
+    # Clopper-Pearson from beta quantiles, computed independently
+    assert est.low == pytest.approx(stats.beta.ppf(0.025, 7, 44))
+    assert est.high == pytest.approx(stats.beta.ppf(0.975, 8, 43))
+    assert est.estimate == pytest.approx(0.14)
+
+
+def test_mean_ci_width():
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    est = dplab.mean_ci(x, 0.95)
+    half = 1.959963984540054 * np.std(x, ddof=1) / 2
+    assert (est.low, est.high) == pytest.approx((2.5 - half, 2.5 + half))
+    with pytest.raises(ValueError, match="at least 2"):
+        dplab.mean_ci([1.0])
+
+
+def test_mean_ci_coverage():
+    # 2,000 intervals at 90% on N(0,1) samples of 50: coverage within a 99.9% binomial interval
+    rng = np.random.default_rng(5)
+    est = dplab.mean_ci(rng.standard_normal((2000, 50)), 0.90, axis=1)
+    covered = int(np.sum(est.contains(0.0)))
+    ci = dplab.proportion_ci(covered, 2000, 0.999)
+    assert ci.low <= 0.90 <= ci.high + 0.01  # CLT with n = 50 undercovers slightly at most
+
+
+def test_scaled_errors_agree_with_direct_computation():
+    errs = ScaledErrors.draw("laplace", 10_000, rng=3)
+    z = np.abs(np.random.default_rng(3).laplace(0, 1, size=(10_000, 1))).ravel()
+    for b in (0.5, 2.0):
+        assert float(errs.mse(b).estimate) == pytest.approx(np.mean((b * z) ** 2))
+        assert float(errs.mae(b).estimate) == pytest.approx(np.mean(b * z))
+        for t in (0.1, 1.0, 3.0):
+            assert float(errs.exceed(b, t).estimate) == np.mean(b * z >= t)
+
+
+def test_scaled_errors_max_reduce_and_cache():
+    errs = ScaledErrors.draw("gaussian", 1000, k=7, reduce="max", rng=1)
+    z = np.abs(np.random.default_rng(1).standard_normal((1000, 7))).max(axis=1)
+    np.testing.assert_array_equal(errs.standard_abs, z)
+    assert standard_errors("laplace", 1000, seed=4) is standard_errors("laplace", 1000, seed=4)
+    with pytest.raises(ValueError, match="noise must be"):
+        ScaledErrors.draw("cauchy", 10)
+    with pytest.raises(ValueError, match="reduce must be"):
+        ScaledErrors.draw("laplace", 10, reduce="sum")
+
+
+def test_quantile_ci_contains_the_true_quantile():
+    errs = ScaledErrors.draw("laplace", 50_000, rng=8)
+    est = errs.quantile(2.0, 0.95, 0.999)
+    assert est.contains(2.0 * np.log(20))  # the 0.95 quantile of |Lap(2)| is 2 ln 20

@@ -1,0 +1,45 @@
+"""Slider panels (no browser): redraw on change, new draw, ranges that exclude invalid values."""
+
+from __future__ import annotations
+
+import pytest
+
+from dplab.lessons import laplace_gaussian as lesson
+from dplab.widgets import delta_slider, epsilon_slider, k_slider
+
+
+def test_error_panel_redraws_on_slider_and_new_draw():
+    panel = lesson.laplace_error_panel()
+    first_image, first_text = bytes(panel.image.value), panel.readout.value
+    assert first_image.startswith(b"\x89PNG") and "ε = 1" in first_text
+    panel.controls["epsilon"].value = 0.5
+    assert bytes(panel.image.value) != first_image
+    assert "ε = 0.5" in panel.readout.value and "theory 8" in panel.readout.value
+    seed, before = panel.seed, panel.readout.value
+    panel.button.click()
+    assert panel.seed == seed + 1 and panel.readout.value != before
+    assert len(panel.timings) == 3
+
+
+def test_k_panel_readout_names_the_winner():
+    panel = lesson.k_query_panel()
+    panel.controls["k"].value = 1
+    assert "Laplace wins" in panel.readout.value
+    panel.controls["k"].value = 100
+    assert "Gaussian (analytic) wins" in panel.readout.value
+    panel.controls["epsilon"].value = 2.0  # classical curve hidden, nothing raises
+    assert not panel.figure.axes[0].lines[4].get_visible()
+
+
+def test_sliders_cannot_reach_invalid_values():
+    eps, delta, k = epsilon_slider(), delta_slider(), k_slider()
+    assert eps.base ** eps.min > 0 and delta.base ** delta.min > 0 and delta.base ** delta.max < 1
+    assert k.min >= 1
+    eps.value = 0.0  # a log slider clamps to its minimum
+    assert eps.value == pytest.approx(0.05)
+    k.value = 0
+    assert k.value == 1
+    with pytest.raises(ValueError, match="low"):
+        epsilon_slider(value=1.0, low=0.0)
+    with pytest.raises(ValueError, match="high"):
+        delta_slider(high=1.0)
