@@ -1,0 +1,121 @@
+"""``python -m dplab bench``: the performance table (medians and ratios, never timed tests).
+
+Rows: Monte Carlo sweep throughput as a ratio to the raw numpy generator rate
+measured in the same run (goal >= 0.5); widget callback medians without a browser
+(recompute <= 20 ms, recompute + redraw <= 100 ms); the browser slider-to-new-plot
+median (goal <= 300 ms); nbval time per notebook (goal <= 20 s).
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from dplab.lessons import LESSONS
+from dplab.simulate import ScaledErrors
+
+ROOT = Path(__file__).resolve().parents[1]
+TRIALS = 1_000_000
+
+
+def _median_time(fn, repeat: int = 7) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def sweep_throughput(noise: str, grid_points: int) -> tuple[float, float]:
+    """(sweep noise samples per second, raw generator samples per second).
+
+    The sweep draws TRIALS standard errors once and evaluates MSE, MAE and a tail
+    probability with intervals at ``grid_points`` epsilons: TRIALS * grid_points
+    noise samples' worth of estimates.
+    """
+    rng = np.random.default_rng(0)
+    raw = rng.laplace if noise == "laplace" else rng.standard_normal
+    raw_time = _median_time(lambda: raw(size=TRIALS) if noise != "laplace" else raw(0, 1, TRIALS))
+    scales = 1 / np.geomspace(0.05, 5, grid_points)
+
+    def sweep():
+        errs = ScaledErrors.draw(noise, TRIALS, rng=1)
+        errs.mse(scales)
+        errs.mae(scales)
+        errs.exceed(scales, 3 * scales)
+
+    return TRIALS * grid_points / _median_time(sweep), TRIALS / raw_time
+
+
+def widget_latency(lesson, make_panel, steps: dict[str, list]) -> tuple[float, float]:
+    """Median seconds of (recompute only, recompute + redraw) over slider values."""
+    panel = make_panel()
+    panel.timings.clear()
+    for name, values in steps.items():
+        for value in values:
+            panel.controls[name].value = value
+    recompute = statistics.median(t[0] for t in panel.timings)
+    full = statistics.median(t[1] for t in panel.timings)
+    return recompute, full
+
+
+def browser_latency(notebook: Path, steps: int = 10) -> float | None:
+    """Median seconds from a slider key press to a new plot image in Chromium (None: no browser)."""
+    from dplab.browser import CHROMIUM, chromium_page, slider_step, voila_server
+
+    if not Path(CHROMIUM).exists():
+        return None
+    times = []
+    with voila_server(notebook) as url, chromium_page(url) as page:
+        for i in range(steps):
+            elapsed, _, _ = slider_step(page, "epsilon", key="ArrowRight" if i % 2 == 0 else "ArrowLeft")
+            times.append(elapsed)
+    return statistics.median(times)
+
+
+def nbval_time(notebook: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env",
+                    "-p", "no:cacheprovider", str(notebook)], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def run_bench(browser: bool = True) -> int:
+    rows: list[tuple[str, str, str]] = []
+    for noise in ("laplace", "gaussian"):
+        for grid in (1, 20):
+            rate, raw = sweep_throughput(noise, grid)
+            rows.append((f"sweep {noise}, {grid} eps, 1e6 trials: rate / raw numpy rate",
+                         f"{rate / raw:.2f} ({rate / 1e6:.0f} M/s vs {raw / 1e6:.0f} M/s)", ">= 0.5"))
+    from dplab.lessons import laplace_gaussian as l01
+
+    eps_values = list(np.geomspace(0.1, 4, 12))
+    for label, make, steps in (
+        ("01 error panel (epsilon)", l01.laplace_error_panel, {"epsilon": eps_values}),
+        ("01 k panel (epsilon, delta, k)", l01.k_query_panel,
+         {"epsilon": eps_values[:6], "delta": [1e-3, 1e-9, 1e-6], "k": [5, 50, 150]}),
+    ):
+        recompute, full = widget_latency(l01, make, steps)
+        rows.append((f"widget {label}: recompute median", f"{recompute * 1e3:.1f} ms", "<= 20 ms"))
+        rows.append((f"widget {label}: recompute + redraw median", f"{full * 1e3:.1f} ms",
+                     "<= 100 ms"))
+    for lesson in LESSONS:
+        nb = ROOT / "notebooks" / lesson.NOTEBOOK
+        if browser:
+            latency = browser_latency(nb)
+            rows.append((f"browser {lesson.PREFIX}: slider to new plot median",
+                         "no /usr/bin/chromium" if latency is None else f"{latency * 1e3:.0f} ms",
+                         "<= 300 ms"))
+        rows.append((f"nbval {lesson.NOTEBOOK}", f"{nbval_time(nb):.1f} s", "<= 20 s"))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure'.ljust(width)} | {'median / ratio':<34} | goal")
+    print(f"{'-' * width}-|-{'-' * 34}-|-------")
+    for name, value, goal in rows:
+        print(f"{name.ljust(width)} | {value:<34} | {goal}")
+    return 0
