@@ -10,12 +10,14 @@ import io
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from numpy.typing import ArrayLike
+from PIL import Image
 
 from dplab.simulate import Estimate
 
-__all__ = ["COLORS", "TheoryVsEmpirical", "figure_png", "new_figure"]
+__all__ = ["COLORS", "FastPNG", "TheoryVsEmpirical", "figure_png", "new_figure"]
 
 #: One colour per mechanism, the same in every notebook.
 COLORS = {
@@ -42,6 +44,37 @@ def figure_png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()
+
+
+class FastPNG:
+    """PNG frames of a figure whose only moving parts are ``dynamic`` artists (blitting).
+
+    The static rest (axes, ticks, labels, legend: most of the cost of a matplotlib
+    draw) is rendered once; each frame restores it, draws the dynamic artists and
+    encodes the pixels with fast PNG compression. Axis limits and titles must not
+    change between frames.
+    """
+
+    def __init__(self, fig, dynamic):
+        self.fig = fig
+        self.canvas = FigureCanvasAgg(fig)
+        self.dynamic = list(dynamic)
+        self._background = None
+
+    def png(self) -> bytes:
+        if self._background is None:
+            for artist in self.dynamic:
+                artist.set_animated(True)  # left out of canvas.draw(), drawn per frame
+            self.canvas.draw()
+            self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        else:
+            self.canvas.restore_region(self._background)
+        for artist in self.dynamic:
+            if artist.get_visible():
+                artist.axes.draw_artist(artist)
+        buf = io.BytesIO()
+        Image.fromarray(np.asarray(self.canvas.buffer_rgba())).save(buf, format="png", compress_level=1)
+        return buf.getvalue()
 
 
 class TheoryVsEmpirical:
@@ -83,6 +116,10 @@ class TheoryVsEmpirical:
         low, high = np.atleast_1d(estimate.low), np.atleast_1d(estimate.high)
         self.bars.set_segments([[(xi, lo), (xi, hi)] for xi, lo, hi in zip(x, low, high, strict=True)])
 
+    @property
+    def artists(self) -> list:
+        return [self.theory, self.points, self.bars]
+
     def set_visible(self, visible: bool) -> None:
-        for artist in (self.theory, self.points, self.bars):
+        for artist in self.artists:
             artist.set_visible(visible)

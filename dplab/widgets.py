@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 
 import ipywidgets as widgets
 
-from dplab.plots import figure_png
+from dplab.plots import FastPNG, figure_png
 
 __all__ = [
     "SliderPanel",
@@ -63,7 +63,9 @@ class SliderPanel:
     """Controls + "new draw" button + plot image + readout, wired to ``update``.
 
     ``update(values, seed)`` gets the controls' values by name and the current
-    seed, moves the artists of ``figure`` and returns the readout (HTML).
+    seed, moves the artists of ``figure`` and returns the readout (HTML). When
+    ``dynamic`` lists the only artists that move (limits and titles fixed), frames are
+    blitted (:class:`dplab.plots.FastPNG`) instead of fully re-rendered.
     """
 
     def __init__(
@@ -73,8 +75,10 @@ class SliderPanel:
         controls: Mapping[str, widgets.ValueWidget],
         *,
         seed: int = 0,
+        dynamic=None,
     ):
         self.figure = figure
+        self._render = FastPNG(figure, dynamic).png if dynamic else lambda: figure_png(figure)
         self._update = update
         self.controls = dict(controls)
         self.seed = seed
@@ -105,7 +109,7 @@ class SliderPanel:
         start = time.perf_counter()
         text = self.recompute()
         middle = time.perf_counter()
-        self.image.value = figure_png(self.figure)
+        self.image.value = self._render()
         self.readout.value = text
         self.timings.append((middle - start, time.perf_counter() - start))
 

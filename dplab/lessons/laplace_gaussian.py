@@ -144,16 +144,18 @@ class LaplaceErrorView:
         ax.set(xscale="log", yscale="log", xlim=(0.05, 5), ylim=(0.05, 2000),
                xlabel="ε", ylabel="error (count, Δ = 1)", title="Laplace error against ε")
         ax.legend(fontsize=7, loc="upper right")
-        self.hist = ax_hist.stairs(np.zeros(len(self.BINS) - 1), self.BINS, color=COLORS["laplace"],
-                                   label="simulated noise")
+        self.hist = ax_hist.stairs(np.full(len(self.BINS) - 1, 1e-9), self.BINS,
+                                   color=COLORS["laplace"], baseline=1e-9, label="simulated noise")
         (self.density,) = ax_hist.plot([], [], color="k", lw=1.2, label="Lap(0, 1/ε) density")
         self.tails = [ax_hist.axvline(0, color=COLORS["bound"], ls="--", lw=1) for _ in range(2)]
         self.tails[0].set_label(f"±(1/ε) ln(1/β), β = {BETA}")
-        ax_hist.set(xlim=(-8, 8), xlabel="noise", ylabel="density")
+        ax_hist.set(xlim=(-8, 8), yscale="log", ylim=(1e-4, 5), xlabel="noise",
+                    ylabel="density (log scale)", title="noise of one release at the chosen ε")
         ax_hist.legend(fontsize=7, loc="upper left")
-        ax_hist.set_title("noise of one release at ε = 0.000")  # room for the real title
         self.ax_hist = ax_hist
         self.fig.tight_layout()
+        self.dynamic = [*self.mse.artists, *self.mae.artists, self.here, self.hist, self.density,
+                        *self.tails]
 
     def update(self, values: dict, seed: int) -> str:
         eps = check_epsilon(values["epsilon"])
@@ -166,15 +168,13 @@ class LaplaceErrorView:
         counts, _ = np.histogram(b * _signed_laplace(seed), self.BINS)
         width = self.BINS[1] - self.BINS[0]
         dens = counts / (TRIALS * width)
-        self.hist.set_data(dens, self.BINS)
+        self.hist.set_data(np.maximum(dens, 1e-9), self.BINS)
         x = np.linspace(-8, 8, 401)
         pdf = stats.laplace.pdf(x, scale=b)
         self.density.set_data(x, pdf)
         t = laplace_tail_bound(1, eps, BETA)
         for line, sign in zip(self.tails, (1, -1), strict=True):
             line.set_xdata([sign * t, sign * t])
-        self.ax_hist.set_ylim(0, 1.15 * max(pdf.max(), dens.max()))
-        self.ax_hist.set_title(f"noise of one release at ε = {eps:.3g}")
         mse, mae = errs.mse(b), errs.mae(b)
         tail = errs.exceed(b, t)
         return (
@@ -188,12 +188,14 @@ class LaplaceErrorView:
 def figure_laplace_error(epsilon: float = 1.0, seed: int = SEED):
     view = LaplaceErrorView()
     view.update({"epsilon": epsilon}, seed)
+    view.ax_hist.set_title(f"noise of one release at ε = {epsilon:g}")
     return view.fig
 
 
 def laplace_error_panel(seed: int = SEED) -> SliderPanel:
     view = LaplaceErrorView()
-    return SliderPanel(view.fig, view.update, {"epsilon": epsilon_slider(1.0)}, seed=seed)
+    return SliderPanel(view.fig, view.update, {"epsilon": epsilon_slider(1.0)}, seed=seed,
+                       dynamic=view.dynamic)
 
 
 # ------------------------------------------------------------ panel 2: k queries
@@ -228,13 +230,15 @@ class KQueryView:
         }
         self.cross = ax.axvline(1, color="k", lw=1, ls="--", label="crossover k")
         self.here = ax.axvline(1, color="k", lw=0.8, ls=":")
-        ax.set(xscale="log", yscale="log", xlim=(0.9, K_MAX * 1.1), ylim=(0.1, 1e6),
+        ax.set(xscale="log", yscale="log", xlim=(0.9, K_MAX * 1.1), ylim=(1e-2, 1e8),
                xlabel="number of queries k",
                ylabel="MSE per query (Δ = 1)")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-        ax.set_title("per-query MSE of k counts, ε = 0.000, δ = 0e-00")  # room for the real title
+        ax.set_title("per-query MSE of k counts at the chosen ε, δ")
         self.ax = ax
         self.fig.tight_layout()
+        self.dynamic = [a for line in self.lines.values() for a in line.artists]
+        self.dynamic += [self.cross, self.here]
 
     def update(self, values: dict, seed: int) -> str:
         eps, delta, k = values["epsilon"], values["delta"], int(values["k"])
@@ -243,19 +247,15 @@ class KQueryView:
         gauss = standard_errors("gaussian", TRIALS, seed=seed + 1)
         self.lines["laplace"].update(K_LINE, 2 * (K_LINE / eps) ** 2, K_POINTS,
                                      lap.mse(K_POINTS / eps))
-        ys = [2 * (K_MAX / eps) ** 2, 2 / eps**2]
         for name in ("analytic", "classical", "zcdp"):
             s = sigmas[name]
             self.lines[name].set_visible(s is not None)
             if s is not None:
                 self.lines[name].update(K_LINE, K_LINE * s**2, K_POINTS,
                                         gauss.mse(np.sqrt(K_POINTS) * s))
-                ys += [s**2, K_MAX * s**2]
-        self.ax.set_ylim(min(ys) / 3, max(ys) * 3)
         cross = gaussian_laplace_crossover_k(eps, delta)
         self.cross.set_xdata([cross, cross])
         self.here.set_xdata([k, k])
-        self.ax.set_title(f"per-query MSE of k counts, ε = {eps:.3g}, δ = {delta:.0e}")
         lap_k, gauss_k = 2 * (k / eps) ** 2, k * sigmas["analytic"] ** 2
         winner = "Gaussian (analytic)" if gauss_k < lap_k else "Laplace"
         return (
@@ -267,13 +267,14 @@ class KQueryView:
 def figure_k_queries(epsilon: float = 0.5, delta: float = 1e-6, k: int = 10, seed: int = SEED):
     view = KQueryView()
     view.update({"epsilon": epsilon, "delta": delta, "k": k}, seed)
+    view.ax.set_title(f"per-query MSE of k counts, ε = {epsilon:g}, δ = {delta:g}")
     return view.fig
 
 
 def k_query_panel(seed: int = SEED) -> SliderPanel:
     view = KQueryView()
     controls = {"epsilon": epsilon_slider(0.5), "delta": delta_slider(1e-6), "k": k_slider(10)}
-    return SliderPanel(view.fig, view.update, controls, seed=seed)
+    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
 
 
 # ------------------------------------------------------------ (alpha, beta)-accuracy for k queries
