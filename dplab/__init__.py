@@ -1,56 +1,23 @@
 """dplab: a teaching lab for differential privacy.
 
 The public API is flat: ``dplab.laplace_mechanism``, ``dplab.gaussian_sigma``,
-``dplab.check``, ... Notebooks live in ``notebooks/``; see README.md.
+``dplab.check``, ... Each module's ``__all__`` says what it exports; this file
+re-exports them. Notebooks live in ``notebooks/``; see README.md.
 """
 
-from dplab.composition import approx_dp_to_zcdp, zcdp_to_approx_dp
-from dplab.datasets import load_yrbss
+from dplab import composition, datasets, mechanisms, simulate
+from dplab.composition import *  # noqa: F403
+from dplab.datasets import *  # noqa: F403
 from dplab.exercises import check
-from dplab.mechanisms import (
-    gaussian_delta,
-    gaussian_laplace_crossover_k,
-    gaussian_mae,
-    gaussian_mechanism,
-    gaussian_mse,
-    gaussian_sigma,
-    gaussian_sigma_zcdp,
-    gaussian_tail_bound,
-    laplace_accuracy_k,
-    laplace_mae,
-    laplace_mechanism,
-    laplace_mse,
-    laplace_scale,
-    laplace_scale_k,
-    laplace_tail_bound,
-)
-from dplab.simulate import Estimate, ScaledErrors, mean_ci, proportion_ci, quantile_ci
+from dplab.mechanisms import *  # noqa: F403
+from dplab.simulate import *  # noqa: F403
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Estimate",
-    "ScaledErrors",
-    "approx_dp_to_zcdp",
+    *composition.__all__,
+    *datasets.__all__,
+    *mechanisms.__all__,
+    *simulate.__all__,
     "check",
-    "gaussian_delta",
-    "gaussian_laplace_crossover_k",
-    "gaussian_mae",
-    "gaussian_mechanism",
-    "gaussian_mse",
-    "gaussian_sigma",
-    "gaussian_sigma_zcdp",
-    "gaussian_tail_bound",
-    "laplace_accuracy_k",
-    "laplace_mae",
-    "laplace_mechanism",
-    "laplace_mse",
-    "laplace_scale",
-    "laplace_scale_k",
-    "laplace_tail_bound",
-    "load_yrbss",
-    "mean_ci",
-    "proportion_ci",
-    "quantile_ci",
-    "zcdp_to_approx_dp",
 ]

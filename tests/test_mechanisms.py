@@ -130,5 +130,9 @@ def test_gaussian_mechanism_error_matches_theory():
 
 
 def test_module_all_is_exported_flat():
-    for name in m.__all__:
-        assert getattr(dplab, name) is getattr(m, name)
+    from dplab import composition, datasets, simulate
+
+    for module in (m, composition, datasets, simulate):
+        for name in module.__all__:
+            assert getattr(dplab, name) is getattr(module, name)
+            assert name in dplab.__all__
