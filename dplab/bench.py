@@ -53,7 +53,7 @@ def sweep_throughput(noise: str, grid_points: int) -> tuple[float, float]:
     return TRIALS * grid_points / _median_time(sweep), TRIALS / raw_time
 
 
-def widget_latency(lesson, make_panel, steps: dict[str, list]) -> tuple[float, float]:
+def widget_latency(make_panel, steps: dict[str, list]) -> tuple[float, float]:
     """Median seconds of (recompute only, recompute + redraw) over slider values."""
     panel = make_panel()
     panel.timings.clear()
@@ -93,6 +93,7 @@ def run_bench(browser: bool = True) -> int:
             rate, raw = sweep_throughput(noise, grid)
             rows.append((f"sweep {noise}, {grid} eps, 1e6 trials: rate / raw numpy rate",
                          f"{rate / raw:.2f} ({rate / 1e6:.0f} M/s vs {raw / 1e6:.0f} M/s)", ">= 0.5"))
+    from dplab.lessons import bmi_composition as l02
     from dplab.lessons import laplace_gaussian as l01
 
     eps_values = list(np.geomspace(0.1, 4, 12))
@@ -100,8 +101,11 @@ def run_bench(browser: bool = True) -> int:
         ("01 error panel (epsilon)", l01.laplace_error_panel, {"epsilon": eps_values}),
         ("01 k panel (epsilon, delta, k)", l01.k_query_panel,
          {"epsilon": eps_values[:6], "delta": [1e-3, 1e-9, 1e-6], "k": [5, 50, 150]}),
+        ("02 BMI panel (epsilon, algorithm, neighbours)", l02.bmi_panel,
+         {"epsilon": eps_values[:8], "algorithm": ["Algorithm 1", "Algorithm 2", "both"],
+          "neighbours": ["replace", "add_remove"]}),
     ):
-        recompute, full = widget_latency(l01, make, steps)
+        recompute, full = widget_latency(make, steps)
         rows.append((f"widget {label}: recompute median", f"{recompute * 1e3:.1f} ms", "<= 20 ms"))
         rows.append((f"widget {label}: recompute + redraw median", f"{full * 1e3:.1f} ms",
                      "<= 100 ms"))

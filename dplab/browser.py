@@ -26,7 +26,8 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 
-__all__ = ["CHROMIUM", "chromium_page", "free_port", "slider_step", "voila_server"]
+__all__ = ["CHROMIUM", "chromium", "chromium_page", "free_port", "open_panels", "slider_step",
+           "voila_server"]
 
 
 def free_port() -> int:
@@ -74,8 +75,8 @@ def voila_server(notebook: str | Path, timeout: float = 120.0):
 
 
 @contextmanager
-def chromium_page(url: str, timeout_ms: float = 180_000):
-    """Open ``url`` in headless Debian Chromium through Playwright; yield the page."""
+def chromium():
+    """Headless Debian Chromium through Playwright (one browser context); yields the context."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
@@ -84,14 +85,26 @@ def chromium_page(url: str, timeout_ms: float = 180_000):
             viewport={"width": 1400, "height": 1000},
         )
         try:
-            page = context.new_page()
-            page.set_default_timeout(timeout_ms)
-            page.goto(url)
-            page.wait_for_selector(".dplab-panel .noUi-handle")
-            page.wait_for_selector(".dplab-panel img")
-            yield page
+            yield context
         finally:
             context.close()
+
+
+def open_panels(context, url: str, timeout_ms: float = 180_000):
+    """A new page on ``url``, returned once its first slider panel has drawn its plot."""
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    page.goto(url)
+    page.wait_for_selector(".dplab-panel .noUi-handle")
+    page.wait_for_selector(".dplab-panel img")
+    return page
+
+
+@contextmanager
+def chromium_page(url: str, timeout_ms: float = 180_000):
+    """Open ``url`` in a fresh headless Chromium; yield the page once its panels are up."""
+    with chromium() as context:
+        yield open_panels(context, url, timeout_ms)
 
 
 def slider_step(page, description: str, panel: int = 0, key: str = "ArrowRight") -> tuple[float, str, str]:

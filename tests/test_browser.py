@@ -11,19 +11,31 @@ from pathlib import Path
 
 import pytest
 
-from dplab.browser import CHROMIUM, chromium_page, slider_step, voila_server
+from dplab.browser import CHROMIUM, chromium, open_panels, slider_step, voila_server
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "01_laplace_vs_gaussian.ipynb"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 @pytest.fixture(scope="module")
-def page():
+def browser():
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but {CHROMIUM} is missing: .ci/run should have installed chromium")
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
-    with voila_server(NOTEBOOK) as url, chromium_page(url) as page:
-        yield page
+    with chromium() as context:
+        yield context
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    with voila_server(NOTEBOOKS / "01_laplace_vs_gaussian.ipynb") as url:
+        yield open_panels(browser, url)
+
+
+@pytest.fixture(scope="module")
+def page02(browser):
+    with voila_server(NOTEBOOKS / "02_bmi_parallel_composition.ipynb") as url:
+        yield open_panels(browser, url)
 
 
 @pytest.mark.browser
@@ -45,3 +57,13 @@ def test_k_panel_slider_redraws(page):
     _, readout, _ = slider_step(page, "k", panel=1)
     assert readout == "11"
     assert "k = 11" in page.locator(".dplab-panel").nth(1).locator(".widget-html").first.inner_text()
+
+
+@pytest.mark.browser
+def test_bmi_epsilon_slider_redraws(page02):
+    box = page02.locator(".dplab-panel").first
+    before = box.locator("img").first.get_attribute("src")
+    _, readout, src = slider_step(page02, "epsilon")
+    assert src != before
+    assert float(readout) == pytest.approx(10**0.05, rel=0.01)
+    assert f"ε = {10**0.05:.3g}" in box.locator(".widget-html").first.inner_text()

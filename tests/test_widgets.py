@@ -43,3 +43,18 @@ def test_sliders_cannot_reach_invalid_values():
         epsilon_slider(value=1.0, low=0.0)
     with pytest.raises(ValueError, match="high"):
         delta_slider(high=1.0)
+
+
+def test_bmi_panel_controls():
+    from dplab.lessons import bmi_composition as l02
+
+    panel = l02.bmi_panel()
+    assert "Algorithm 2 is 10.7× more accurate" in panel.readout.value
+    image = bytes(panel.image.value)
+    panel.controls["neighbours"].value = "replace"
+    assert "replace neighbours" in panel.readout.value and "2.67×" in panel.readout.value
+    assert bytes(panel.image.value) != image
+    panel.controls["algorithm"].value = "Algorithm 1"
+    assert not panel.figure.axes[0].lines[2].get_visible()  # Algorithm 2's theory hidden
+    panel.controls["epsilon"].value = 0.5
+    assert "theory 512" in panel.readout.value

@@ -1,0 +1,67 @@
+"""Releasing a contingency table of c cells: seed 003's epsilon/(c - 1) against parallel composition.
+
+Seed 003 ("Post-processing") releases c - 1 cells with epsilon/(c - 1) each and
+derives the last as n minus their sum, which needs n public: replace-one
+neighbours. That is valid (sequential composition) but costly. Parallel composition
+releases all c cells with Lap(1/epsilon) under add/remove neighbours, or with
+Lap(2/epsilon) under replace-one (the histogram's sensitivity is 2 there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from dplab._checks import check_epsilon, check_positive_int
+from dplab.mechanisms import laplace_mechanism, laplace_mse
+
+__all__ = ["CONTINGENCY_METHODS", "contingency_expected_total_error", "contingency_release"]
+
+#: method -> neighbour relation it assumes
+CONTINGENCY_METHODS = {
+    "seed003": "replace",
+    "parallel_add_remove": "add_remove",
+    "parallel_replace": "replace",
+}
+
+
+def _check_method(method: str) -> str:
+    if method not in CONTINGENCY_METHODS:
+        raise ValueError(f"method must be one of {list(CONTINGENCY_METHODS)}, got method={method!r}")
+    return method
+
+
+def contingency_release(
+    counts: ArrayLike, epsilon: float, method: str, *, rng=None, size: int | None = None
+) -> np.ndarray:
+    """Noisy counts of all c cells by ``method`` (see the module docstring)."""
+    counts = np.asarray(counts, dtype=float)
+    if counts.ndim != 1 or counts.size < 2:
+        raise ValueError(f"counts must be a 1-d table of at least 2 cells, got shape {counts.shape}")
+    if np.any(counts < 0):
+        raise ValueError("counts must be >= 0")
+    epsilon = check_epsilon(epsilon)
+    c = counts.size
+    if _check_method(method) == "seed003":
+        first = laplace_mechanism(counts[:-1], 1.0, epsilon / (c - 1), size=size, rng=rng)
+        last = counts.sum() - first.sum(axis=-1, keepdims=True)  # n is public
+        return np.concatenate([first, last], axis=-1)
+    sensitivity = 1.0 if method == "parallel_add_remove" else 2.0
+    return laplace_mechanism(counts, sensitivity, epsilon, size=size, rng=rng)
+
+
+def contingency_expected_total_error(c: int, epsilon: float, method: str) -> float:
+    """E sum over the c cells of the squared error.
+
+    seed003: c - 1 cells of variance v = laplace_mse(1, epsilon/(c-1)), and the last
+    cell carries the sum of their noise, variance (c - 1) v: total 2 (c - 1) v
+    = 4 (c - 1)^3 / epsilon^2. parallel: c laplace_mse(Delta, epsilon), Delta = 1 or 2.
+    """
+    c = check_positive_int(c, "c")
+    if c < 2:
+        raise ValueError(f"c must be at least 2 cells, got c={c}")
+    epsilon = check_epsilon(epsilon)
+    if _check_method(method) == "seed003":
+        return 2 * (c - 1) * laplace_mse(1.0, epsilon / (c - 1))
+    sensitivity = 1.0 if method == "parallel_add_remove" else 2.0
+    return c * laplace_mse(sensitivity, epsilon)

@@ -1,0 +1,108 @@
+"""The BMI example (seed 000) and seed 003's contingency tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dplab
+from dplab.lessons import bmi_composition as lesson
+
+
+def test_slides_table_conversion_and_answers():
+    t = dplab.bmi_slides_table()
+    # 6'2" = 74 in = 1.8796 m; 210 lb = 95.2543977 kg (exact definitions of inch and pound)
+    assert t["height_m"][0] == pytest.approx(1.8796)
+    assert t["weight_kg"][0] == pytest.approx(95.2543977)
+    assert dplab.body_mass_index(t) == pytest.approx([26.96, 33.66, 23.63, 31.89, 28.16], abs=0.01)
+    np.testing.assert_array_equal(dplab.bmi_true_answers(t), [0, 3, 1, 2])
+    np.testing.assert_array_equal(dplab.bmi_cells(t), [0, 3, 1, 1])
+
+
+def test_bmi_exactly_25_is_counted_once():
+    t = {"sex": np.array(["M"]), "height_m": np.array([2.0]), "weight_kg": np.array([100.0])}
+    assert dplab.body_mass_index(t)[0] == 25.0
+    np.testing.assert_array_equal(dplab.bmi_cells(t), [0, 1, 0, 0])
+
+
+def test_expected_total_errors():
+    for eps in (0.3, 1.0, 2.5):
+        assert dplab.bmi_expected_total_error(1, eps) == pytest.approx(128 / eps**2)
+        assert dplab.bmi_expected_total_error(2, eps) == pytest.approx(12 / eps**2)
+        assert dplab.bmi_expected_total_error(2, eps, "replace") == pytest.approx(48 / eps**2)
+        assert dplab.bmi_expected_total_error(1, eps, "replace") == pytest.approx(128 / eps**2)
+
+
+def test_algorithms_shapes_seeds_and_noise():
+    t = dplab.load_yrbss()
+    truth = dplab.bmi_true_answers(t)
+    a1 = dplab.bmi_algorithm_1(t, 1.0, rng=5, size=3)
+    assert a1.shape == (3, 4) and dplab.bmi_algorithm_2(t, 1.0, rng=5).shape == (4,)
+    np.testing.assert_array_equal(a1, dplab.bmi_algorithm_1(t, 1.0, rng=5, size=3))
+    # Algorithm 2 = A @ (cells + Lap(Delta/eps)): the sums are exact post-processing
+    a2 = dplab.bmi_algorithm_2(t, 0.5, rng=6, size=1000, neighbours="replace")
+    z = np.random.default_rng(6).laplace(0, 1, size=(1000, 4))
+    np.testing.assert_allclose(a2, (dplab.bmi_cells(t) + 4.0 * z) @ dplab.ANSWERS_FROM_CELLS.T)
+    # the widget's cached standard draw is exactly the algorithms' own noise
+    std = lesson._standard_answer_errors(6, 1000)
+    np.testing.assert_allclose((a2 - truth) / 4.0, std["2"], atol=1e-9)
+    np.testing.assert_allclose((dplab.bmi_algorithm_1(t, 2.0, rng=6, size=1000) - truth) / 2.0,
+                               std["1"], atol=1e-9)
+
+
+def test_algorithms_total_error_matches_theory():
+    t = dplab.bmi_slides_table()
+    truth = dplab.bmi_true_answers(t)
+    for alg, run in ((1, dplab.bmi_algorithm_1), (2, dplab.bmi_algorithm_2)):
+        noisy = run(t, 0.8, rng=alg, size=200_000)
+        est = dplab.mean_ci(np.sum((noisy - truth) ** 2, axis=1), 0.999)
+        assert est.contains(dplab.bmi_expected_total_error(alg, 0.8))
+
+
+def test_order_violation_formula_against_simulation():
+    t = dplab.bmi_slides_table()
+    for alg, eps in ((1, 0.7), (2, 0.3)):
+        r = lesson.inference_trials(t, alg, eps, 100_000, seed=alg)
+        freq = dplab.proportion_ci(int(r["violated"].sum()), 100_000, 0.999)
+        assert freq.contains(lesson.order_violation_probability(alg, 3.0, eps))
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: dplab.bmi_algorithm_1({"sex": np.array([]), "height_m": np.array([]),
+                                    "weight_kg": np.array([])}, 1.0), ValueError, "at least one row"),
+    (lambda: dplab.bmi_algorithm_2({"sex": np.array(["M"]), "height": np.array([1.8]),
+                                    "weight_kg": np.array([70.0])}, 1.0), ValueError,
+     "missing column 'height_m'"),
+    (lambda: dplab.bmi_algorithm_1(dplab.bmi_slides_table(), -1.0), ValueError,
+     "epsilon must be finite and > 0, got epsilon=-1.0"),
+    (lambda: dplab.bmi_algorithm_2(dplab.bmi_slides_table(), 1.0, neighbours="bounded"), ValueError,
+     "neighbours must be one of"),
+    (lambda: dplab.bmi_expected_total_error(3, 1.0), ValueError, "algorithm must be 1 or 2"),
+    (lambda: dplab.bmi_cells({"sex": np.array(["X"]), "height_m": np.array([1.8]),
+                              "weight_kg": np.array([70.0])}), ValueError, "'M' or 'F'"),
+    (lambda: dplab.bmi_cells([("M", 1.8, 70)]), TypeError, "table must be a dict"),
+])
+def test_bad_input(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_contingency_methods():
+    counts = np.array([5.0, 0.0, 12.0, 3.0])
+    seed003 = dplab.contingency_release(counts, 1.0, "seed003", rng=1, size=10)
+    np.testing.assert_allclose(seed003.sum(axis=1), counts.sum())  # the last cell is n - the rest
+    z = np.random.default_rng(1).laplace(0, 1, size=(10, 3))
+    np.testing.assert_allclose(seed003[:, :3], counts[:3] + 3.0 * z)  # Lap((c - 1)/eps)
+    for method in dplab.CONTINGENCY_METHODS:
+        noisy = dplab.contingency_release(counts, 0.7, method, rng=2, size=200_000)
+        est = dplab.mean_ci(np.sum((noisy - counts) ** 2, axis=1), 0.999)
+        assert est.contains(dplab.contingency_expected_total_error(4, 0.7, method)), method
+    assert dplab.contingency_expected_total_error(6, 1.0, "seed003") == pytest.approx(4 * 5**3)
+    assert dplab.contingency_expected_total_error(6, 1.0, "parallel_add_remove") == pytest.approx(12)
+    assert dplab.contingency_expected_total_error(6, 1.0, "parallel_replace") == pytest.approx(48)
+    with pytest.raises(ValueError, match="method must be one of"):
+        dplab.contingency_release(counts, 1.0, "halve")
+    with pytest.raises(ValueError, match="counts must be >= 0"):
+        dplab.contingency_release(-counts, 1.0, "seed003")
+    with pytest.raises(ValueError, match="at least 2 cells"):
+        dplab.contingency_expected_total_error(1, 1.0, "seed003")

@@ -1,0 +1,68 @@
+"""Brute-force sensitivity and stability over every small table."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import dplab
+from dplab.lessons.bmi_composition import BMI_UNIVERSE, TWEET_UNIVERSE, f1, f2, first_k_words
+
+COUNT_UNIVERSE = [{"x": 0.0}, {"x": 1.0}]
+
+
+@pytest.mark.parametrize("neighbours, expected", [
+    ("add_remove", {"f1": 1, "f2": 2, "cells": 1, "answers": 2}),
+    ("replace", {"f1": 2, "f2": 2, "cells": 2, "answers": 4}),
+])
+def test_bmi_sensitivities(neighbours, expected):
+    queries = {"f1": f1, "f2": f2, "cells": dplab.bmi_cells, "answers": dplab.bmi_true_answers}
+    for name, query in queries.items():
+        assert dplab.l1_sensitivity(query, BMI_UNIVERSE, 3, neighbours) == expected[name], name
+
+
+def test_count_and_sum_sensitivity():
+    def count(t):
+        return np.sum(t["x"] == 1.0)
+
+    def total(t):
+        return np.sum(t["x"])
+
+    assert dplab.l1_sensitivity(count, COUNT_UNIVERSE, 4) == 1
+    assert dplab.l1_sensitivity(count, COUNT_UNIVERSE, 4, "replace") == 1
+    universe = [{"x": v} for v in (-2.0, 0.5, 3.0)]
+    assert dplab.l1_sensitivity(total, universe, 3) == 3.0  # add/remove: max |x|
+    assert dplab.l1_sensitivity(total, universe, 3, "replace") == 5.0  # replace: max - min
+
+
+def test_neighbouring_pairs_are_counted_exactly():
+    # add/remove with u types and at most m rows: one pair per (table of < m rows, type)
+    u, m = 3, 2
+    pairs = list(dplab.neighbouring_tables([{"x": i} for i in range(u)], m))
+    assert len(pairs) == sum(math.comb(u + s - 1, s) for s in range(m)) * u
+    assert all(sum(b) == sum(a) + 1 for a, b in pairs)
+    replace = list(dplab.neighbouring_tables([{"x": i} for i in range(u)], m, "replace"))
+    assert all(sum(a) == sum(b) and sum(abs(x - y) for x, y in zip(a, b, strict=True)) == 2
+               for a, b in replace)
+
+
+def test_stability():
+    from dplab.lessons.bmi_composition import bmi_transform
+
+    assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3) == 1
+    assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3, "replace") == 1
+    for k in (1, 2, 3):
+        assert dplab.stability(first_k_words(k), TWEET_UNIVERSE, 2) == k
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="neighbours must be one of"):
+        dplab.l1_sensitivity(f1, BMI_UNIVERSE, 2, "swap")
+    with pytest.raises(ValueError, match="empty universe"):
+        dplab.l1_sensitivity(f1, [], 2)
+    with pytest.raises(ValueError, match="max_rows must be a positive integer"):
+        dplab.l1_sensitivity(f1, BMI_UNIVERSE, 0)
+    with pytest.raises(ValueError, match="same columns"):
+        dplab.l1_sensitivity(f1, [{"a": 1}, {"b": 2}], 2)
