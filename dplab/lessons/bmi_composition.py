@@ -36,7 +36,7 @@ from dplab.contingency import (
 from dplab.datasets import load_yrbss
 from dplab.exercises import Exercise
 from dplab.inference import isotonic_fit, project_onto_constraints
-from dplab.mechanisms import laplace_mechanism, laplace_scale
+from dplab.mechanisms import laplace_mechanism, laplace_mse, laplace_scale
 from dplab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.report import ReportRow
 from dplab.sensitivity import l1_sensitivity, stability
@@ -285,6 +285,31 @@ def _stack(estimates: list[Estimate]) -> Estimate:
                       for f in ("estimate", "low", "high")), estimates[0].confidence)
 
 
+#: q1 + q2 - total = 0: the released total must equal the sum of its two cells.
+TOTAL_A_EQ = np.array([[1.0, 1.0, -1.0]])
+
+
+def totals_expected_error(epsilon: float, projected: bool) -> float:
+    """(# M < 25, # M >= 25, # M) released with Lap(3/epsilon) each (3 queries, epsilon/3 each).
+
+    As released: 3 v with v = laplace_mse(1, epsilon/3). Least-squares projection onto the
+    plane q1 + q2 = total is an orthogonal projection onto a 2-dimensional subspace through
+    the truth, so it keeps exactly 2 of the 3 independent noise dimensions: 2 v.
+    """
+    v = laplace_mse(1.0, epsilon / 3)
+    return (2 if projected else 3) * v
+
+
+def totals_trials(epsilon: float, trials: int, seed: int) -> dict[str, np.ndarray]:
+    """Squared errors of the three male counts before and after projecting onto the total."""
+    cells = bmi_cells(load_yrbss())
+    truth = np.array([cells[0], cells[1], cells[0] + cells[1]])
+    noisy = laplace_mechanism(truth, 1.0, epsilon / 3, size=trials, rng=seed)
+    projected = project_onto_constraints(noisy, A_eq=TOTAL_A_EQ, b_eq=[0.0])
+    return {"before": np.sum((noisy - truth) ** 2, axis=1),
+            "after": np.sum((projected - truth) ** 2, axis=1)}
+
+
 ISOTONIC_HEIGHTS = np.round(np.arange(1.50, 1.951, 0.05), 2)
 
 
@@ -417,6 +442,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                       interval=lambda c, a=r["after"]: mean_ci(a, c)),
         ]
     iso = isotonic_trials(0.01, 20_000, seed + 20)
+    tot = totals_trials(1.0, n, seed + 25)
     cont = {}
     for method in ("seed003", "parallel_replace"):
         counts = np.full(6, 100.0)
@@ -448,6 +474,10 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("02.stability_k_words", "stability of tweet → first k words", "000",
                   "k=3, brute force, ≤ 3 tweets", 3, "exact", value=sens["3-words stability"]),
         *inf_rows,
+        ReportRow("02.inference_total_equals_cells",
+                  "q1, q2, total at Lap(3/ε), projected on total = q1 + q2: error 3v → 2v",
+                  "000", f"YRBSS males, ε=1, n={n}", totals_expected_error(1.0, True), "=",
+                  interval=lambda c: mean_ci(tot["after"], c)),
         ReportRow("02.isotonic_never_worse", "share of draws where the isotonic fit is no worse",
                   "000", "YRBSS # ≥ h, 10 thresholds, ε=0.01, n=20000", 1.0, "exact",
                   value=float(np.mean(iso["after"] <= iso["before"] + 1e-9))),
