@@ -1,0 +1,361 @@
+"""Range queries over k ordered bins: answer every range, identity, b-ary hierarchy.
+
+Seed 000, "Strategy 1/2/3": a histogram x of k ordered bins, and the workload W of
+all k(k+1)/2 range queries x[i] + ... + x[j]. A *strategy* measures some linear
+queries A x with Laplace noise scaled to A's L1 sensitivity (its largest column
+sum) and answers W from the measurements.
+
+* ``all_ranges``: measure every range (sensitivity floor((k+1)^2/4)).
+* ``identity``: measure every bin; a range is the sum of its bins (sensitivity 1).
+* ``hierarchy``: a b-ary tree of interval counts over the bins padded to b^h
+  (sensitivity = number of measured levels); a range is the sum of its maximal
+  tree nodes, at most 2(b-1) per level. The root is measured only with
+  ``include_root=True``: with every leaf measured a noisy root only costs budget
+  (Qardaji, Yang & Li 2013). With inference, the consistent least-squares tree
+  estimate of Hay, Rastogi, Miklau & Suciu (VLDB 2010) in O(k).
+
+Errors over all ranges never materialise the ranges: a range error is a difference
+of two prefix sums of the per-bin error, so the total over all ranges is
+(k + 1) sum P_a^2 - (sum P_a)^2 (prefix sums P_0 = 0, ..., P_k).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from dplab._checks import check_epsilon, check_positive_int, check_rng
+from dplab.mechanisms import laplace_mse
+
+__all__ = [
+    "STRATEGIES",
+    "RangeStrategy",
+    "all_range_max_error",
+    "all_range_total_error",
+    "consistent_tree_estimate",
+    "expected_total_error",
+    "range_strategy",
+    "tree_height",
+]
+
+STRATEGIES = ("all_ranges", "identity", "hierarchy")
+_ALL_RANGES_LIMIT = 2048  # k(k+1)/2 measurements: about 2 million at this k
+
+
+def tree_height(k: int, branching: int = 2) -> int:
+    """Smallest h with branching^h >= k, in integer arithmetic (floating log(125, 5) is 2.9999...)."""
+    k = check_positive_int(k, "k")
+    branching = _check_branching(branching)
+    h, size = 0, 1
+    while size < k:
+        size *= branching
+        h += 1
+    return h
+
+
+def _check_branching(branching: int) -> int:
+    if isinstance(branching, bool) or not isinstance(branching, (int, np.integer)) or branching < 2:
+        raise ValueError(f"branching must be an integer >= 2, got branching={branching!r}")
+    return int(branching)
+
+
+def _check_histogram(x: ArrayLike, k: int) -> np.ndarray:
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x must be a non-empty 1-d histogram, got shape {x.shape}")
+    if x.size != k:
+        raise ValueError(f"x must have k = {k} bins, got {x.size}")
+    if np.any(x < 0) or not np.all(np.isfinite(x)):
+        raise ValueError("x must hold finite counts >= 0")
+    return x
+
+
+# ------------------------------------------------------------------ all-range errors in O(k)
+
+
+def _prefix(errors: np.ndarray) -> np.ndarray:
+    zero = np.zeros(errors.shape[:-1] + (1,))
+    return np.concatenate([zero, np.cumsum(errors, axis=-1)], axis=-1)
+
+
+def all_range_total_error(errors: ArrayLike) -> np.ndarray:
+    """sum over all k(k+1)/2 ranges [i, j] of (sum_{i<=m<=j} errors[m])^2, in O(k).
+
+    With prefix sums P_0 = 0, P_a = e_1 + ... + e_a, a range error is P_b - P_a
+    (0 <= a < b <= k) and sum_{a<b} (P_b - P_a)^2 = (k + 1) sum_a P_a^2 - (sum_a P_a)^2.
+    Per-bin errors on the last axis; the result has shape ``errors.shape[:-1]``.
+    """
+    e = np.asarray(errors, dtype=float)
+    if e.ndim == 0 or e.shape[-1] == 0:
+        raise ValueError(f"errors must have at least one bin on the last axis, got shape {e.shape}")
+    p = _prefix(e)
+    return (e.shape[-1] + 1) * np.sum(p**2, axis=-1) - np.sum(p, axis=-1) ** 2
+
+
+def all_range_max_error(errors: ArrayLike) -> np.ndarray:
+    """max over all ranges of |range error| = max_a P_a - min_a P_a, in O(k)."""
+    p = _prefix(np.asarray(errors, dtype=float))
+    return p.max(axis=-1) - p.min(axis=-1)
+
+
+# ------------------------------------------------------------------ the consistent tree estimate
+
+
+def _level_sizes(n_leaves: int, branching: int, include_root: bool) -> list[int]:
+    sizes, size = [], n_leaves
+    while size > 1:
+        sizes.append(size)
+        size //= branching
+    if include_root:
+        sizes.append(1)
+    return sizes[::-1]  # top level first
+
+
+def consistent_tree_estimate(
+    noisy_tree: ArrayLike, branching: int = 2, include_root: bool = False
+) -> np.ndarray:
+    """Least-squares leaf counts consistent with a noisy b-ary tree (Hay et al. 2010, Thm 3).
+
+    ``noisy_tree`` is flat in level order (top level first, leaves last, each level left
+    to right), with equal noise variance on every node; leading axes are trials.
+    Bottom-up, a node of height l (leaves: l = 1) combines its own count y and its
+    children's estimates:  z = (b^l - b^(l-1))/(b^l - 1) y + (b^(l-1) - 1)/(b^l - 1) sum z_child.
+    Top-down, each child gets its share of the parent's disagreement:
+    h_child = z_child + (h_parent - sum_siblings z)/b. Without a measured root the top
+    level's subtrees are independent and keep z. O(number of nodes) time and memory.
+    """
+    b = _check_branching(branching)
+    y = np.asarray(noisy_tree, dtype=float)
+    n_nodes = y.shape[-1]
+    # the number of leaves n = b^h from the node count b + b^2 + ... + b^h (+ 1 with the root)
+    n, total = 1, int(include_root)
+    while total < n_nodes:
+        n *= b
+        total += n
+    if total != n_nodes or n == 1:
+        raise ValueError(f"noisy_tree has {n_nodes} nodes, which is no complete {b}-ary tree "
+                         f"({'with' if include_root else 'without'} its root)")
+    sizes = _level_sizes(n, b, include_root)
+    starts = np.cumsum([0] + sizes)
+    levels = [y[..., starts[i]:starts[i + 1]] for i in range(len(sizes))]
+    lead = y.shape[:-1]
+
+    # bottom-up pass: z at every level, leaves first
+    z = [None] * len(levels)
+    z[-1] = levels[-1]
+    for depth in range(len(levels) - 2, -1, -1):
+        height = len(levels) - depth  # leaves have height 1
+        child_sum = z[depth + 1].reshape(lead + (sizes[depth], b)).sum(axis=-1)
+        bl, bl1 = float(b**height), float(b ** (height - 1))
+        z[depth] = ((bl - bl1) * levels[depth] + (bl1 - 1) * child_sum) / (bl - 1)
+
+    # top-down pass
+    h = z[0]
+    for depth in range(1, len(levels)):
+        zc = z[depth].reshape(lead + (sizes[depth - 1], b))
+        h = (zc + ((h - zc.sum(axis=-1)) / b)[..., None]).reshape(lead + (sizes[depth],))
+    return h
+
+
+# ------------------------------------------------------------------ strategies
+
+
+class RangeStrategy:
+    """A strategy for all range queries over k bins: measure, reconstruct, score.
+
+    ``measure(x, epsilon)`` returns A x + Lap(sensitivity/epsilon) (leading trials axis
+    with ``size``); ``reconstruct(y)`` returns least-squares bin estimates from the
+    measurements; ``total_error(y, x)`` is the total squared error over all ranges of
+    the strategy's own answers (``inference`` chooses least squares or direct sums).
+    """
+
+    def __init__(self, name: str, k: int, branching: int = 2, include_root: bool = False):
+        if name not in STRATEGIES:
+            raise ValueError(f"name must be one of {STRATEGIES}, got name={name!r}")
+        self.name = name
+        self.k = check_positive_int(k, "k")
+        self.branching = _check_branching(branching)
+        self.include_root = bool(include_root)
+        if name == "all_ranges" and self.k > _ALL_RANGES_LIMIT:
+            raise ValueError(f"all_ranges measures k(k+1)/2 ranges; k must be <= {_ALL_RANGES_LIMIT}, "
+                             f"got k={self.k}")
+        if name == "hierarchy":
+            self.height = max(tree_height(self.k, self.branching), 1)
+            self.n_leaves = self.branching**self.height
+            self.level_sizes = _level_sizes(self.n_leaves, self.branching, self.include_root)
+        else:
+            self.height, self.n_leaves, self.level_sizes = 0, self.k, [self.k]
+
+    @property
+    def sensitivity(self) -> float:
+        """L1 sensitivity of the measurements under add/remove-one (a bin changes by 1)."""
+        if self.name == "identity":
+            return 1.0
+        if self.name == "all_ranges":
+            return float((self.k + 1) ** 2 // 4)  # bin i lies in i (k - i + 1) ranges
+        return float(len(self.level_sizes))  # one node per measured level
+
+    @property
+    def n_measurements(self) -> int:
+        if self.name == "all_ranges":
+            return self.k * (self.k + 1) // 2
+        return int(sum(self.level_sizes))
+
+    def apply(self, x: ArrayLike) -> np.ndarray:
+        """The exact measurements A x (no noise)."""
+        x = np.asarray(x, dtype=float)
+        if self.name == "identity":
+            return x.copy()
+        if self.name == "all_ranges":
+            p = _prefix(x)
+            i, j = np.triu_indices(self.k)
+            return p[..., j + 1] - p[..., i]
+        padded = np.concatenate([x, np.zeros(x.shape[:-1] + (self.n_leaves - self.k,))], axis=-1)
+        levels, level = [], padded
+        for size in self.level_sizes[::-1]:
+            level = level.reshape(x.shape[:-1] + (size, -1)).sum(axis=-1)
+            levels.append(level)
+        return np.concatenate(levels[::-1], axis=-1)
+
+    def measure(self, x: ArrayLike, epsilon: float, *, rng=None, size: int | None = None) -> np.ndarray:
+        """A x + Lap(sensitivity / epsilon) per measurement: epsilon-DP (add/remove)."""
+        x = _check_histogram(x, self.k)
+        epsilon = check_epsilon(epsilon)
+        rng = check_rng(rng)
+        exact = self.apply(x)
+        shape = exact.shape if size is None else (check_positive_int(size, "size"),) + exact.shape
+        return exact + (self.sensitivity / epsilon) * rng.laplace(0.0, 1.0, size=shape)
+
+    def reconstruct(self, y: ArrayLike) -> np.ndarray:
+        """Least-squares bin estimates x_hat = A^+ y (identity: y; hierarchy: Hay et al.)."""
+        y = np.asarray(y, dtype=float)
+        if self.name == "identity":
+            return y
+        if self.name == "hierarchy":
+            leaves = consistent_tree_estimate(y, self.branching, self.include_root)
+            return leaves[..., : self.k]
+        # all ranges: solve (W^T W) x = W^T y; W^T y sums every range answer over its bins
+        k = self.k
+        i, j = np.triu_indices(k)
+        grid = np.zeros(y.shape[:-1] + (k, k))
+        grid[..., i, j] = y
+        # (W^T y)_m = sum_{i <= m <= j} Y[i, j]: cumulative over i ascending, j descending
+        cum = np.cumsum(np.cumsum(grid[..., :, ::-1], axis=-1), axis=-2)[..., :, ::-1]
+        wty = np.diagonal(cum, axis1=-2, axis2=-1)
+        a = np.arange(1, k + 1)
+        gram = np.minimum.outer(a, a) * (k + 1 - np.maximum.outer(a, a))
+        return np.linalg.solve(gram, wty[..., None])[..., 0]
+
+    def total_error(self, y: ArrayLike, x: ArrayLike, inference: bool = True) -> np.ndarray:
+        """Total squared error over all ranges of the answers from measurements y."""
+        y = np.asarray(y, dtype=float)
+        x = np.asarray(x, dtype=float)
+        if inference or self.name == "identity":
+            return all_range_total_error(self.reconstruct(y) - x)
+        if self.name == "all_ranges":
+            return np.sum((y - self.apply(x)) ** 2, axis=-1)
+        return self._direct_tree_total_error(y - self.apply(x))
+
+    def _direct_tree_total_error(self, noise: np.ndarray, chunk: int = 1 << 18) -> np.ndarray:
+        """Sum over ranges of (sum of the noise of the range's maximal nodes)^2.
+
+        At a level with node size s, the nodes inside [lo, hi) are indices
+        ceil(lo/s) .. floor(hi/s) - 1; those whose parent is inside too are dropped,
+        so the used noise is a difference of two level prefix sums: O(levels) per
+        range, all k(k+1)/2 ranges enumerated in chunks (for moderate k).
+        """
+        b, k = self.branching, self.k
+        starts = np.cumsum([0] + self.level_sizes)
+        prefixes = [_prefix(noise[..., starts[d]:starts[d + 1]]) for d in range(len(self.level_sizes))]
+        i_all, j_all = np.triu_indices(k)
+        total = np.zeros(noise.shape[:-1])
+        top = len(self.level_sizes) - 1  # depth of the leaves
+        for c in range(0, i_all.size, chunk):
+            lo, hi = i_all[c:c + chunk], j_all[c:c + chunk] + 1
+            err = 0.0
+            for depth, p in enumerate(prefixes):
+                s = b ** (top - depth)  # leaves per node at this depth
+                first, last = -(-lo // s), hi // s  # nodes [first, last) inside the range
+                last = np.maximum(last, first)
+                if depth == 0:
+                    pf = pl = np.zeros_like(first)
+                else:
+                    ps = s * b
+                    pf, pl = -(-lo // ps), np.maximum(hi // ps, -(-lo // ps))
+                # drop children of parents that are inside: child indices [pf b, pl b)
+                inner_first = np.clip(pf * b, first, last)
+                inner_last = np.clip(pl * b, inner_first, last)
+                used = (p[..., last] - p[..., first]) - (p[..., inner_last] - p[..., inner_first])
+                err = err + used
+            total += np.sum(err**2, axis=-1)
+        return total
+
+
+def range_strategy(name: str, k: int, branching: int = 2, include_root: bool = False) -> RangeStrategy:
+    """The strategy ``name`` ("all_ranges", "identity" or "hierarchy") for k bins."""
+    return RangeStrategy(name, k, branching, include_root)
+
+
+# ------------------------------------------------------------------ exact expected error
+
+
+def _hierarchy_node_usage(strategy: RangeStrategy) -> int:
+    """sum over all ranges of the number of maximal nodes used (canonical decomposition).
+
+    A node [a, c] (1-indexed leaves) is used by range [i, j] iff it lies inside and its
+    parent does not: #{i <= a, c <= j <= k} minus the same count for the parent (or 0
+    for a top-level node when the root is not measured).
+    """
+    k, b = strategy.k, strategy.branching
+    usage = 0
+    for depth, size in enumerate(strategy.level_sizes):
+        s = strategy.n_leaves // size
+        idx = np.arange(size)
+        a, c = idx * s + 1, (idx + 1) * s
+        inside = np.where(c <= k, np.minimum(a, k) * (k - c + 1), 0)
+        if depth == 0:
+            parent = 0
+        else:
+            ps = s * b
+            pidx = idx // b
+            pa, pc = pidx * ps + 1, (pidx + 1) * ps
+            parent = np.where(pc <= k, np.minimum(pa, k) * (k - pc + 1), 0)
+        usage += int(np.sum(inside - parent))
+    return usage
+
+
+def expected_total_error(
+    name: str,
+    k: int,
+    epsilon: float,
+    branching: int = 2,
+    inference: bool = False,
+    include_root: bool = False,
+) -> float:
+    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy.
+
+    identity:    (2/eps^2) k(k+1)(k+2)/6 (a range of length L has variance 2L/eps^2).
+    all_ranges:  direct: k(k+1)/2 * 2(Delta/eps)^2, Delta = floor((k+1)^2/4);
+                 least squares: 2 (Delta/eps)^2 k (W A^+ = W W^+ is a rank-k projection).
+    hierarchy:   direct: 2 (Delta/eps)^2 * (number of nodes summed over all ranges);
+                 least squares: the matrix-mechanism error 2 (Delta/eps)^2 ||W A^+||_F^2,
+                 computed column by column: column m of A^+ is the consistent estimate of
+                 a unit error at node m, scored with :func:`all_range_total_error` (O(k) each).
+    """
+    strategy = range_strategy(name, k, branching, include_root)
+    unit = laplace_mse(strategy.sensitivity, epsilon)  # variance of each measurement
+    k = strategy.k
+    if name == "identity":
+        return unit * k * (k + 1) * (k + 2) / 6
+    if name == "all_ranges":
+        return unit * (k if inference else k * (k + 1) // 2)
+    if not inference:
+        return unit * _hierarchy_node_usage(strategy)
+    m = strategy.n_measurements
+    total, chunk = 0.0, max(1, (1 << 22) // max(strategy.n_leaves, 1))
+    for start in range(0, m, chunk):
+        rows = np.arange(start, min(m, start + chunk))
+        unit_noise = np.zeros((rows.size, m))
+        unit_noise[np.arange(rows.size), rows] = 1.0
+        total += float(np.sum(all_range_total_error(strategy.reconstruct(unit_noise))))
+    return unit * total
