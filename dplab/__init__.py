@@ -11,6 +11,7 @@ from dplab import contingency as _contingency
 from dplab import datasets as _datasets
 from dplab import inference as _inference
 from dplab import mechanisms as _mechanisms
+from dplab import range_optimization as _range_optimization
 from dplab import range_queries as _range_queries
 from dplab import sensitivity as _sensitivity
 from dplab import simulate as _simulate
@@ -21,6 +22,7 @@ from dplab.datasets import *  # noqa: F403
 from dplab.exercises import check
 from dplab.inference import *  # noqa: F403
 from dplab.mechanisms import *  # noqa: F403
+from dplab.range_optimization import *  # noqa: F403
 from dplab.range_queries import *  # noqa: F403
 from dplab.sensitivity import *  # noqa: F403
 from dplab.simulate import *  # noqa: F403
@@ -28,6 +30,6 @@ from dplab.simulate import *  # noqa: F403
 __version__ = "0.1.0"
 
 _MODULES = (_mechanisms, _composition, _sensitivity, _inference, _datasets, _bmi, _contingency,
-            _range_queries,
+            _range_queries, _range_optimization,
             _simulate)
 __all__ = [name for module in _MODULES for name in module.__all__] + ["check"]

@@ -53,6 +53,12 @@ def sweep_throughput(noise: str, grid_points: int) -> tuple[float, float]:
     return TRIALS * grid_points / _median_time(sweep), TRIALS / raw_time
 
 
+def _range_panel_at(lesson, k: int):
+    panel = lesson.range_panel()
+    panel.controls["k"].value = k  # the first visit draws; the timed steps only rescale
+    return panel
+
+
 def widget_latency(make_panel, steps: dict[str, list]) -> tuple[float, float]:
     """Median seconds of (recompute only, recompute + redraw) over slider values."""
     panel = make_panel()
@@ -86,6 +92,42 @@ def nbval_time(notebook: Path) -> float:
     return time.perf_counter() - start
 
 
+def range_query_rows() -> list[tuple[str, str, str]]:
+    """Notebook 3's scale targets: O(k) inference, O(k) all-range error, vs dense least squares."""
+    import tracemalloc
+
+    from dplab.range_queries import all_range_total_error, consistent_tree_estimate, range_strategy
+
+    rows = []
+    rng = np.random.default_rng(0)
+    for b in (2, 16):
+        peaks = {}
+        for k in (2**16, 2**20):  # both powers of 2 and of 16: no padding
+            s = range_strategy("hierarchy", k, b)
+            x = np.zeros(k)
+            tracemalloc.start()
+            s.reconstruct(s.measure(x, 1.0, rng=rng))
+            peaks[k] = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        t = _median_time(lambda s=s, x=x: s.reconstruct(s.measure(x, 1.0, rng=rng)), repeat=5)
+        rows.append((f"hierarchy b={b} + inference, k = 2^20: measure + reconstruct", f"{t:.3f} s",
+                     "<= 1 s"))
+        rows.append(("  peak memory / bin at k = 2^16, 2^20 (linear: equal)",
+                     f"{peaks[2**16] / 2**16:.0f} B, {peaks[2**20] / 2**20:.0f} B", "linear"))
+    errors = rng.normal(size=(100, 2**16))
+    t = _median_time(lambda: all_range_total_error(errors), repeat=5)
+    rows.append(("all-range total error, k = 2^16, 100 trials", f"{t:.3f} s", "<= 2 s"))
+    s = range_strategy("hierarchy", 2**10, 2)
+    a = s.apply(np.eye(2**10)).T  # dense strategy matrix, measurements x bins
+    y = s.measure(np.zeros(2**10), 1.0, rng=rng)
+    fast = _median_time(lambda: consistent_tree_estimate(y, 2), repeat=7)
+    dense = _median_time(lambda: np.linalg.lstsq(a, y, rcond=None), repeat=3)
+    diff = np.max(np.abs(consistent_tree_estimate(y, 2) - np.linalg.lstsq(a, y, rcond=None)[0]))
+    rows.append(("O(k) inference vs dense lstsq, k = 2^10: speed-up", f"{dense / fast:.0f}x "
+                 f"(max diff {diff:.1e})", ">= 100x, <= 1e-8"))
+    return rows
+
+
 def run_bench(browser: bool = True) -> int:
     rows: list[tuple[str, str, str]] = []
     for noise in ("laplace", "gaussian"):
@@ -95,6 +137,7 @@ def run_bench(browser: bool = True) -> int:
                          f"{rate / raw:.2f} ({rate / 1e6:.0f} M/s vs {raw / 1e6:.0f} M/s)", ">= 0.5"))
     from dplab.lessons import bmi_composition as l02
     from dplab.lessons import laplace_gaussian as l01
+    from dplab.lessons import range_queries as l03
 
     eps_values = list(np.geomspace(0.1, 4, 12))
     for label, make, steps in (
@@ -104,11 +147,14 @@ def run_bench(browser: bool = True) -> int:
         ("02 BMI panel (epsilon, algorithm, neighbours)", l02.bmi_panel,
          {"epsilon": eps_values[:8], "algorithm": ["Algorithm 1", "Algorithm 2", "both"],
           "neighbours": ["replace", "add_remove"]}),
+        ("03 range panel at k = 4096 (epsilon)", lambda: _range_panel_at(l03, 4096),
+         {"epsilon": eps_values}),
     ):
         recompute, full = widget_latency(make, steps)
         rows.append((f"widget {label}: recompute median", f"{recompute * 1e3:.1f} ms", "<= 20 ms"))
         rows.append((f"widget {label}: recompute + redraw median", f"{full * 1e3:.1f} ms",
                      "<= 100 ms"))
+    rows += range_query_rows()
     for lesson in LESSONS:
         nb = ROOT / "notebooks" / lesson.NOTEBOOK
         if browser:

@@ -25,16 +25,23 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dplab._checks import check_epsilon, check_positive_int, check_rng
+from dplab.datasets import load_yrbss
 from dplab.mechanisms import laplace_mse
 
 __all__ = [
+    "HISTOGRAM_SHAPES",
     "STRATEGIES",
     "RangeStrategy",
     "all_range_max_error",
     "all_range_total_error",
+    "best_branching",
     "consistent_tree_estimate",
     "expected_total_error",
+    "height_histogram",
+    "hierarchy_crossover_k",
+    "range_error_by_length",
     "range_strategy",
+    "synthetic_histogram",
     "tree_height",
 ]
 
@@ -70,6 +77,39 @@ def _check_histogram(x: ArrayLike, k: int) -> np.ndarray:
     return x
 
 
+# ------------------------------------------------------------------ histograms
+
+HISTOGRAM_SHAPES = ("heights", "uniform", "spiky", "zipf")
+
+
+def height_histogram(k: int, low: float = 1.20, high: float = 2.20) -> np.ndarray:
+    """YRBSS heights counted in k equal bins on [low, high) m (heights are given to 1 cm,
+    so for k > 100 many bins are empty: a sparse, real histogram)."""
+    k = check_positive_int(k, "k")
+    heights = load_yrbss()["height_m"]
+    counts, _ = np.histogram(heights, bins=np.linspace(low, high, k + 1))
+    return counts.astype(float)
+
+
+def synthetic_histogram(shape: str, k: int, total: int = 10_000, rng=None) -> np.ndarray:
+    """A histogram of k bins holding ``total`` rows: ``uniform``, ``spiky`` (a few bins
+    hold most rows), ``zipf`` (bin i has weight 1/i) or the real ``heights``."""
+    k = check_positive_int(k, "k")
+    if shape == "heights":
+        return height_histogram(k)
+    rng = check_rng(rng)
+    if shape == "uniform":
+        weights = np.ones(k)
+    elif shape == "spiky":
+        weights = np.full(k, 0.01)
+        weights[rng.choice(k, size=max(1, k // 64), replace=False)] = 1.0
+    elif shape == "zipf":
+        weights = 1.0 / np.arange(1, k + 1)
+    else:
+        raise ValueError(f"shape must be one of {HISTOGRAM_SHAPES}, got shape={shape!r}")
+    return rng.multinomial(check_positive_int(total, "total"), weights / weights.sum()).astype(float)
+
+
 # ------------------------------------------------------------------ all-range errors in O(k)
 
 
@@ -90,6 +130,24 @@ def all_range_total_error(errors: ArrayLike) -> np.ndarray:
         raise ValueError(f"errors must have at least one bin on the last axis, got shape {e.shape}")
     p = _prefix(e)
     return (e.shape[-1] + 1) * np.sum(p**2, axis=-1) - np.sum(p, axis=-1) ** 2
+
+
+def range_error_by_length(errors: ArrayLike) -> np.ndarray:
+    """Mean squared error of the ranges of each length L = 1..k (result index L - 1).
+
+    sum_a (P_(a+L) - P_a)^2 = sum_a P_(a+L)^2 + sum_a P_a^2 - 2 sum_a P_a P_(a+L); the
+    last term for every L at once is an autocorrelation, done with the FFT: O(k log k).
+    """
+    p = _prefix(np.asarray(errors, dtype=float))
+    m = p.shape[-1]  # k + 1 prefix sums
+    k = m - 1
+    spec = np.fft.rfft(p, n=2 * m, axis=-1)
+    corr = np.fft.irfft(spec * np.conj(spec), n=2 * m, axis=-1)[..., 1:m]  # lags 1..k
+    sq = np.cumsum(p**2, axis=-1)
+    lags = np.arange(1, m)
+    upper = sq[..., -1] [..., None] - sq[..., lags - 1]  # sum_{a >= L} P_a^2
+    lower = sq[..., m - 1 - lags]  # sum_{a <= k - L} P_a^2
+    return (upper + lower - 2 * corr) / (k - lags + 1)
 
 
 def all_range_max_error(errors: ArrayLike) -> np.ndarray:
@@ -324,6 +382,40 @@ def _hierarchy_node_usage(strategy: RangeStrategy) -> int:
     return usage
 
 
+def _hierarchy_least_squares_units(strategy: RangeStrategy) -> float:
+    """||W A^+||_F^2 = tr(W^T W (A^T A)^{-1}) for the b-ary tree, in O(k log k).
+
+    A^T A = sum over measured levels of s B_s, where B_s averages over blocks of s
+    leaves (s = node size). The B_s are nested projections, so on the space V_j of
+    vectors constant on blocks of t_j = b^j leaves and summing to 0 on blocks of
+    b^(j+1), A^T A acts as lambda_j = sum of the measured sizes s <= t_j. Hence
+    (A^T A)^{-1} = sum_j (B_{t_j} - B_{t_(j+1)}) / lambda_j, and tr(G B_t) is the sum
+    of G = W^T W over the diagonal t-blocks divided by t, with
+    G_ab = min(a, b)(k + 1 - max(a, b)) (zero on padded bins).
+    """
+    k, b, n = strategy.k, strategy.branching, strategy.n_leaves
+    idx = np.arange(1, n + 1, dtype=float)
+    g = np.where(idx <= k, idx, 0.0)  # min side
+    f = np.where(idx <= k, k + 1 - idx, 0.0)  # max side
+    cum_g = np.concatenate([[0.0], np.cumsum(g)])
+    measured = sorted(n // size for size in strategy.level_sizes)  # node sizes, leaves first
+
+    def trace_g_blocks(t: int) -> float:
+        """tr(G B_t) = (1/t) sum over blocks of t leaves of the block's sum of G."""
+        start = (np.arange(n) // t) * t  # 0-indexed first leaf of each leaf's block
+        below = cum_g[np.arange(n)] - cum_g[start]  # sum of g over the block before this leaf
+        block = np.sum(g * f) + 2 * np.sum(f * below)
+        return float(block) / t
+
+    sizes = [b**j for j in range(strategy.height + 1)]  # t_0 = 1, ..., t_H = n
+    traces = [trace_g_blocks(t) for t in sizes] + [0.0]
+    total = 0.0
+    for j, t in enumerate(sizes):
+        lam = sum(s for s in measured if s <= t)
+        total += (traces[j] - traces[j + 1]) / lam
+    return total
+
+
 def expected_total_error(
     name: str,
     k: int,
@@ -339,8 +431,7 @@ def expected_total_error(
                  least squares: 2 (Delta/eps)^2 k (W A^+ = W W^+ is a rank-k projection).
     hierarchy:   direct: 2 (Delta/eps)^2 * (number of nodes summed over all ranges);
                  least squares: the matrix-mechanism error 2 (Delta/eps)^2 ||W A^+||_F^2,
-                 computed column by column: column m of A^+ is the consistent estimate of
-                 a unit error at node m, scored with :func:`all_range_total_error` (O(k) each).
+                 from the spectral form of A^T A (see _hierarchy_least_squares_units).
     """
     strategy = range_strategy(name, k, branching, include_root)
     unit = laplace_mse(strategy.sensitivity, epsilon)  # variance of each measurement
@@ -351,11 +442,27 @@ def expected_total_error(
         return unit * (k if inference else k * (k + 1) // 2)
     if not inference:
         return unit * _hierarchy_node_usage(strategy)
-    m = strategy.n_measurements
-    total, chunk = 0.0, max(1, (1 << 22) // max(strategy.n_leaves, 1))
-    for start in range(0, m, chunk):
-        rows = np.arange(start, min(m, start + chunk))
-        unit_noise = np.zeros((rows.size, m))
-        unit_noise[np.arange(rows.size), rows] = 1.0
-        total += float(np.sum(all_range_total_error(strategy.reconstruct(unit_noise))))
-    return unit * total
+    return unit * _hierarchy_least_squares_units(strategy)
+
+
+def hierarchy_crossover_k(branching: int = 2, include_root: bool = False, max_height: int = 30) -> int:
+    """The smallest power of b at which hierarchy + inference has a lower total error over
+    all ranges than identity (epsilon cancels: both errors scale as 1/epsilon^2)."""
+    b = _check_branching(branching)
+    for h in range(1, max_height + 1):
+        k = b**h
+        if expected_total_error("hierarchy", k, 1.0, b, True, include_root) < \
+                expected_total_error("identity", k, 1.0):
+            return k
+    raise ValueError(f"no crossover up to {b}^{max_height} bins")
+
+
+def best_branching(k: int, branchings=range(2, 65), include_root: bool = False) -> tuple[int, float]:
+    """The branching factor with the lowest hierarchy + inference error for k bins, and that
+    error per range query at epsilon = 1."""
+    k = check_positive_int(k, "k")
+    n_ranges = k * (k + 1) / 2
+    errors = {b: expected_total_error("hierarchy", k, 1.0, b, True, include_root) / n_ranges
+              for b in branchings}
+    best = min(errors, key=errors.get)
+    return best, errors[best]

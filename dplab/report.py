@@ -23,8 +23,9 @@ RELATIONS = ("=", "<=", ">=", "exact")
 
 @dataclass
 class ReportRow:
-    """One checked formula. Statistical rows give ``interval(confidence)``;
-    exact rows give ``value`` (compared with ``theory`` to ``rel_tol``)."""
+    """One checked formula. Statistical rows give ``interval(confidence)``; computed rows
+    give ``value``: ``exact`` compares it with ``theory`` to ``rel_tol``, ``<=`` / ``>=``
+    check it against the bound ``theory``."""
 
     id: str
     formula: str
@@ -42,8 +43,14 @@ class ReportRow:
     def __post_init__(self) -> None:
         if self.relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got relation={self.relation!r}")
-        if (self.relation == "exact") != (self.value is not None):
-            raise ValueError(f"row {self.id}: exact rows need value, statistical rows interval")
+        if (self.value is None) == (self.interval is None) or (
+                self.relation == "exact" and self.value is None):
+            raise ValueError(f"row {self.id}: give value (computed rows, all exact rows) "
+                             f"or interval (statistical rows), not both")
+
+    @property
+    def statistical(self) -> bool:
+        return self.interval is not None
 
     @property
     def verdict(self) -> str:
@@ -52,11 +59,14 @@ class ReportRow:
 
 def evaluate_rows(rows: Sequence[ReportRow], family_confidence: float = 0.95) -> list[ReportRow]:
     """Compute every row's interval at the Bonferroni level and its verdict."""
-    m = max(1, sum(row.relation != "exact" for row in rows))
+    m = max(1, sum(row.statistical for row in rows))
     confidence = 1 - (1 - family_confidence) / m
     for row in rows:
-        if row.relation == "exact":
-            row.passed = abs(row.value - row.theory) <= row.rel_tol * max(1.0, abs(row.theory))
+        if not row.statistical:
+            if row.relation == "exact":
+                row.passed = abs(row.value - row.theory) <= row.rel_tol * max(1.0, abs(row.theory))
+            else:
+                row.passed = row.value <= row.theory if row.relation == "<=" else row.value >= row.theory
             continue
         est = row.interval(confidence)
         row.empirical = est
@@ -80,7 +90,7 @@ def _cell(text: str) -> str:
 
 def report_markdown(rows: Sequence[ReportRow]) -> str:
     """The rows as the Markdown table of figures/REPORT.md."""
-    m = max(1, sum(row.relation != "exact" for row in rows))
+    m = max(1, sum(row.statistical for row in rows))
     lines = [
         "# dplab formula report",
         "",
@@ -94,7 +104,7 @@ def report_markdown(rows: Sequence[ReportRow]) -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
-        if row.relation == "exact":
+        if not row.statistical:
             empirical = _fmt(row.value)
         else:
             e = row.empirical

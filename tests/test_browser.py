@@ -67,3 +67,18 @@ def test_bmi_epsilon_slider_redraws(page02):
     assert src != before
     assert float(readout) == pytest.approx(10**0.05, rel=0.01)
     assert f"ε = {10**0.05:.3g}" in box.locator(".widget-html").first.inner_text()
+
+
+@pytest.fixture(scope="module")
+def page03(browser):
+    with voila_server(NOTEBOOKS / "03_hierarchy_vs_flat_range_queries.ipynb") as url:
+        yield open_panels(browser, url)
+
+
+@pytest.mark.browser
+def test_range_k_slider_redraws(page03):
+    box = page03.locator(".dplab-panel").first
+    before = box.locator("img").first.get_attribute("src")
+    _, readout, src = slider_step(page03, "k")
+    assert src != before and readout == "512"
+    assert "k = 512" in box.locator(".widget-html").first.inner_text()

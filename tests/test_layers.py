@@ -13,7 +13,7 @@ LAYERS = {
     "mechanisms": 1,
     "composition": 2, "sensitivity": 2, "inference": 2,
     "datasets": 3, "data": 3, "bmi": 3, "range_queries": 3, "sparse_vector": 3,
-    "net_mechanism": 3, "filters": 3, "contingency": 3,
+    "net_mechanism": 3, "filters": 3, "contingency": 3, "range_optimization": 3,
     "simulate": 4, "audit": 4, "report": 4,
     "plots": 5, "widgets": 5,
     "lessons": 6, "exercises": 6,

@@ -31,6 +31,17 @@ def test_verdicts():
     assert [r.verdict for r in rows] == ["PASS", "FAIL", "PASS", "FAIL", "PASS", "PASS", "FAIL"]
 
 
+def test_computed_bound_rows():
+    rows = evaluate_rows([
+        ReportRow("a", "f", "s", "p", 66.0, "<=", value=64.9),
+        ReportRow("b", "f", "s", "p", 66.0, "<=", value=66.1),
+        ReportRow("c", "f", "s", "p", 1.0, ">=", value=1.2),
+    ])
+    assert [r.verdict for r in rows] == ["PASS", "FAIL", "PASS"]
+    with pytest.raises(ValueError, match="not both"):
+        ReportRow("d", "f", "s", "p", 1.0, "<=", value=1.0, interval=lambda c: None)
+
+
 def test_bonferroni_level_and_pipes_escaped():
     seen = []
     rows = [ReportRow(str(i), "E|X|", "s", "p", 0.0, "=",
@@ -55,8 +66,8 @@ def test_every_formula_row_passes_and_report_is_current():
 
 
 def test_write_figures_is_deterministic(tmp_path):
-    write_figures(tmp_path / "a")
-    write_figures(tmp_path / "b")
+    write_figures(tmp_path / "a", prepare=False)
+    write_figures(tmp_path / "b", prepare=False)
     names = sorted(p.name for p in (tmp_path / "a").glob("*.png"))
     assert names == sorted(p.name for p in (ROOT / "figures").glob("*.png"))
     for name in names:

@@ -58,3 +58,18 @@ def test_bmi_panel_controls():
     assert not panel.figure.axes[0].lines[2].get_visible()  # Algorithm 2's theory hidden
     panel.controls["epsilon"].value = 0.5
     assert "theory 512" in panel.readout.value
+
+
+def test_range_panel_controls():
+    from dplab.lessons import range_queries as l03
+
+    panel = l03.range_panel()
+    assert "k = 256" in panel.readout.value
+    image = bytes(panel.image.value)
+    panel.controls["k"].value = 4096
+    assert "k = 4096" in panel.readout.value and bytes(panel.image.value) != image
+    panel.controls["branching"].value = 16
+    assert "hierarchy + inference 262" in panel.readout.value
+    panel.controls["strategy"].value = "all ranges"
+    assert "simulated only up to k = 256" in panel.readout.value
+    assert list(panel.controls["k"].options)[0] >= 1  # k cannot be driven below 1
