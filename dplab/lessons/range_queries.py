@@ -19,6 +19,7 @@ from dplab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.range_optimization import optimize_p_identity, p_identity_error, p_identity_matrix
 from dplab.range_queries import (
     _hierarchy_least_squares_units,
+    _hierarchy_node_usage,
     all_range_total_error,
     best_branching,
     expected_total_error,
@@ -378,6 +379,12 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("03.spectral_vs_columns", "‖W A⁺‖²_F: spectral formula vs Hay column by column",
                   "000", "k=200, b=3", _column_wise_units(200, 3), "exact",
                   value=_hierarchy_least_squares_units(range_strategy("hierarchy", 200, 3)),
+                  rel_tol=1e-9),
+        ReportRow("03.inference_reduction",
+                  "share of error removed by inference, binary, k=256: 1 - ‖W A⁺‖²/Σ nodes used",
+                  "000", "spectral formula vs Hay column by column", 1 - _column_wise_units(256, 2)
+                  / _hierarchy_node_usage(range_strategy("hierarchy", 256, 2)), "exact",
+                  value=1 - per_query("hierarchy", 256, 1.0, 2, True) / per_query("hierarchy", 256, 1.0),
                   rel_tol=1e-9),
         ReportRow("03.crossover_binary", "smallest power of 2 where hierarchy + inference beats identity",
                   "000", "b=2, no root (column-by-column check)", _crossover_by_columns(2),
