@@ -18,21 +18,13 @@ import numpy as np
 from scipy import optimize
 
 from dplab._checks import check_epsilon, check_positive_int, check_rng
+from dplab.range_queries import all_ranges_gram
 
 __all__ = [
-    "all_ranges_gram",
     "optimize_p_identity",
     "p_identity_error",
     "p_identity_matrix",
 ]
-
-
-def all_ranges_gram(k: int) -> np.ndarray:
-    """W^T W for the workload of all k(k+1)/2 ranges: entry (a, b) counts the ranges
-    holding both bins, min(a, b) (k + 1 - max(a, b)) with 1-indexed bins."""
-    k = check_positive_int(k, "k")
-    a = np.arange(1, k + 1)
-    return (np.minimum.outer(a, a) * (k + 1 - np.maximum.outer(a, a))).astype(float)
 
 
 def p_identity_matrix(theta: np.ndarray) -> np.ndarray:

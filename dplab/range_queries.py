@@ -7,6 +7,11 @@ sum) and answers W from the measurements.
 
 * ``all_ranges``: measure every range (sensitivity floor((k+1)^2/4)).
 * ``identity``: measure every bin; a range is the sum of its bins (sensitivity 1).
+* ``wavelet``: Privelet (Xiao, Wang & Gehrke, ICDE 2010): the Haar wavelet of the
+  bins padded to 2^h, each coefficient weighted by its support, i.e. the grand total
+  and, for every node of the binary tree, (left half sum - right half sum); a bin is
+  in h + 1 of them with coefficient +-1 (sensitivity h + 1). A is square and
+  invertible: the inverse Haar transform is the least-squares reconstruction.
 * ``hierarchy``: a b-ary tree of interval counts over the bins padded to b^h
   (sensitivity = number of measured levels); a range is the sum of its maximal
   tree nodes, at most 2(b-1) per level. The root is measured only with
@@ -21,6 +26,8 @@ of two prefix sums of the per-bin error, so the total over all ranges is
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -34,6 +41,7 @@ __all__ = [
     "RangeStrategy",
     "all_range_max_error",
     "all_range_total_error",
+    "all_ranges_gram",
     "best_branching",
     "consistent_tree_estimate",
     "expected_total_error",
@@ -45,7 +53,7 @@ __all__ = [
     "tree_height",
 ]
 
-STRATEGIES = ("all_ranges", "identity", "hierarchy")
+STRATEGIES = ("all_ranges", "identity", "hierarchy", "wavelet")
 _ALL_RANGES_LIMIT = 2048  # k(k+1)/2 measurements: about 2 million at this k
 
 
@@ -111,6 +119,15 @@ def synthetic_histogram(shape: str, k: int, total: int = 10_000, rng=None) -> np
 
 
 # ------------------------------------------------------------------ all-range errors in O(k)
+
+
+def all_ranges_gram(k: int) -> np.ndarray:
+    """W^T W for the workload of all k(k+1)/2 ranges: entry (a, b) counts the ranges
+    holding both bins, min(a, b) (k + 1 - max(a, b)) with 1-indexed bins."""
+    k = check_positive_int(k, "k")
+    a = np.arange(1, k + 1)
+    return (np.minimum.outer(a, a) * (k + 1 - np.maximum.outer(a, a))).astype(float)
+
 
 
 def _prefix(errors: np.ndarray) -> np.ndarray:
@@ -241,6 +258,11 @@ class RangeStrategy:
             self.height = max(tree_height(self.k, self.branching), 1)
             self.n_leaves = self.branching**self.height
             self.level_sizes = _level_sizes(self.n_leaves, self.branching, self.include_root)
+        elif name == "wavelet":  # binary whatever the branching argument
+            self.height = max(tree_height(self.k, 2), 1)
+            self.n_leaves = 2**self.height
+            # the total, then the (left - right) coefficients of 1, 2, ..., n/2 nodes
+            self.level_sizes = [1] + [2**j for j in range(self.height)]
         else:
             self.height, self.n_leaves, self.level_sizes = 0, self.k, [self.k]
 
@@ -251,7 +273,7 @@ class RangeStrategy:
             return 1.0
         if self.name == "all_ranges":
             return float((self.k + 1) ** 2 // 4)  # bin i lies in i (k - i + 1) ranges
-        return float(len(self.level_sizes))  # one node per measured level
+        return float(len(self.level_sizes))  # one node (or coefficient) per level
 
     @property
     def n_measurements(self) -> int:
@@ -269,6 +291,12 @@ class RangeStrategy:
             i, j = np.triu_indices(self.k)
             return p[..., j + 1] - p[..., i]
         padded = np.concatenate([x, np.zeros(x.shape[:-1] + (self.n_leaves - self.k,))], axis=-1)
+        if self.name == "wavelet":
+            parts = [padded.sum(axis=-1, keepdims=True)]
+            for size in self.level_sizes[1:]:
+                halves = padded.reshape(x.shape[:-1] + (size, 2, -1)).sum(axis=-1)
+                parts.append(halves[..., 0] - halves[..., 1])
+            return np.concatenate(parts, axis=-1)
         levels, level = [], padded
         for size in self.level_sizes[::-1]:
             level = level.reshape(x.shape[:-1] + (size, -1)).sum(axis=-1)
@@ -292,6 +320,14 @@ class RangeStrategy:
         if self.name == "hierarchy":
             leaves = consistent_tree_estimate(y, self.branching, self.include_root)
             return leaves[..., : self.k]
+        if self.name == "wavelet":  # inverse Haar, top down: halves = (sum +- difference) / 2
+            sums, start = y[..., :1], 1
+            for size in self.level_sizes[1:]:
+                diff = y[..., start:start + size]
+                sums = np.stack([(sums + diff) / 2, (sums - diff) / 2], axis=-1)
+                sums = sums.reshape(y.shape[:-1] + (2 * size,))
+                start += size
+            return sums[..., : self.k]
         # all ranges: solve (W^T W) x = W^T y; W^T y sums every range answer over its bins
         k = self.k
         i, j = np.triu_indices(k)
@@ -300,15 +336,13 @@ class RangeStrategy:
         # (W^T y)_m = sum_{i <= m <= j} Y[i, j]: cumulative over i ascending, j descending
         cum = np.cumsum(np.cumsum(grid[..., :, ::-1], axis=-1), axis=-2)[..., :, ::-1]
         wty = np.diagonal(cum, axis1=-2, axis2=-1)
-        a = np.arange(1, k + 1)
-        gram = np.minimum.outer(a, a) * (k + 1 - np.maximum.outer(a, a))
-        return np.linalg.solve(gram, wty[..., None])[..., 0]
+        return np.linalg.solve(all_ranges_gram(k), wty[..., None])[..., 0]
 
     def total_error(self, y: ArrayLike, x: ArrayLike, inference: bool = True) -> np.ndarray:
         """Total squared error over all ranges of the answers from measurements y."""
         y = np.asarray(y, dtype=float)
         x = np.asarray(x, dtype=float)
-        if inference or self.name == "identity":
+        if inference or self.name in ("identity", "wavelet"):  # their own answers are A^+ y
             return all_range_total_error(self.reconstruct(y) - x)
         if self.name == "all_ranges":
             return np.sum((y - self.apply(x)) ** 2, axis=-1)
@@ -416,6 +450,25 @@ def _hierarchy_least_squares_units(strategy: RangeStrategy) -> float:
     return total
 
 
+def _wavelet_units(strategy: RangeStrategy, chunk_cells: int = 1 << 22) -> float:
+    """||W A^{-1}||_F^2 for the weighted Haar strategy. Its rows r are orthogonal
+    (A A^T diagonal, ||r||^2 = n for the total, s for a node of s leaves), so
+    (A^T A)^{-1} = sum_r r r^T / ||r||^4 and the error is sum_r (r^T G r) / ||r||^4,
+    where r^T G r is the all-range error of the pattern r (zero on padded bins)."""
+    n, k = strategy.n_leaves, strategy.k
+    total = all_range_total_error(np.ones(k)) / n**2
+    for size in strategy.level_sizes[1:]:
+        span = n // size
+        pattern = np.concatenate([np.ones(span // 2), -np.ones(span // 2)])
+        for start in range(0, size, max(1, chunk_cells // n)):
+            nodes = np.arange(start, min(size, start + max(1, chunk_cells // n)))
+            rows = np.zeros((nodes.size, n))
+            rows[np.arange(nodes.size)[:, None], nodes[:, None] * span + np.arange(span)] = pattern
+            total += float(np.sum(all_range_total_error(rows[:, :k]))) / span**2
+    return total
+
+
+@lru_cache(maxsize=4096)
 def expected_total_error(
     name: str,
     k: int,
@@ -424,11 +477,12 @@ def expected_total_error(
     inference: bool = False,
     include_root: bool = False,
 ) -> float:
-    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy.
+    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy (cached).
 
     identity:    (2/eps^2) k(k+1)(k+2)/6 (a range of length L has variance 2L/eps^2).
     all_ranges:  direct: k(k+1)/2 * 2(Delta/eps)^2, Delta = floor((k+1)^2/4);
                  least squares: 2 (Delta/eps)^2 k (W A^+ = W W^+ is a rank-k projection).
+    wavelet:     2 ((h + 1)/eps)^2 ||W A^{-1}||_F^2 (inverse transform = least squares).
     hierarchy:   direct: 2 (Delta/eps)^2 * (number of nodes summed over all ranges);
                  least squares: the matrix-mechanism error 2 (Delta/eps)^2 ||W A^+||_F^2,
                  from the spectral form of A^T A (see _hierarchy_least_squares_units).
@@ -440,6 +494,8 @@ def expected_total_error(
         return unit * k * (k + 1) * (k + 2) / 6
     if name == "all_ranges":
         return unit * (k if inference else k * (k + 1) // 2)
+    if name == "wavelet":
+        return unit * _wavelet_units(strategy)
     if not inference:
         return unit * _hierarchy_node_usage(strategy)
     return unit * _hierarchy_least_squares_units(strategy)

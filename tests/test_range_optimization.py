@@ -19,7 +19,7 @@ def _workload(k: int) -> np.ndarray:
 def test_gram_and_error_against_dense_pinv():
     k = 10
     w = _workload(k)
-    np.testing.assert_array_equal(dplab.all_ranges_gram(k), w.T @ w)
+    np.testing.assert_array_equal(dplab.all_ranges_gram(k), w.T @ w)  # closed form vs definition
     theta = np.random.default_rng(0).uniform(size=(3, k))
     a = dplab.p_identity_matrix(theta)
     assert np.allclose(np.abs(a).sum(axis=0), 1.0)  # every column has L1 norm 1

@@ -60,6 +60,7 @@ def _tree_matrix(s: RangeStrategy) -> np.ndarray:
 @pytest.mark.parametrize("name, k, b, root", [
     ("identity", 11, 2, False), ("all_ranges", 9, 2, False), ("hierarchy", 8, 2, True),
     ("hierarchy", 8, 2, False), ("hierarchy", 10, 3, False), ("hierarchy", 16, 4, True),
+    ("wavelet", 8, 2, False), ("wavelet", 11, 2, False),
 ])
 def test_expected_error_with_inference_is_the_matrix_mechanism(name, k, b, root):
     s = dplab.range_strategy(name, k, b, include_root=root)
@@ -67,6 +68,9 @@ def test_expected_error_with_inference_is_the_matrix_mechanism(name, k, b, root)
     if name == "hierarchy":
         a = _tree_matrix(s)
         w = np.hstack([w, np.zeros((w.shape[0], s.n_leaves - k))])  # padded bins in no range
+    elif name == "wavelet":
+        a = _haar_matrix(s.n_leaves)
+        w = np.hstack([w, np.zeros((w.shape[0], s.n_leaves - k))])
     elif name == "identity":
         a = np.eye(k)
     else:
@@ -76,6 +80,31 @@ def test_expected_error_with_inference_is_the_matrix_mechanism(name, k, b, root)
     dense = 2 * (delta / 0.7) ** 2 * np.linalg.norm(w @ np.linalg.pinv(a), "fro") ** 2
     assert dplab.expected_total_error(name, k, 0.7, b, inference=True, include_root=root) == \
         pytest.approx(dense, rel=1e-9)
+
+
+def _haar_matrix(n: int) -> np.ndarray:
+    """Privelet's weighted Haar rows, from the definition: the total, then for every
+    dyadic interval of >= 2 leaves, +1 on its left half and -1 on its right half."""
+    rows = [np.ones(n)]
+    span = n
+    while span >= 2:
+        for start in range(0, n, span):
+            row = np.zeros(n)
+            row[start:start + span // 2] = 1
+            row[start + span // 2:start + span] = -1
+            rows.append(row)
+        span //= 2
+    return np.array(rows)
+
+
+def test_wavelet_matches_the_haar_definition():
+    for k in (8, 13):
+        s = dplab.range_strategy("wavelet", k)
+        x = np.random.default_rng(k).integers(0, 9, size=k).astype(float)
+        padded = np.concatenate([x, np.zeros(s.n_leaves - k)])
+        np.testing.assert_allclose(s.apply(x), _haar_matrix(s.n_leaves) @ padded)
+        assert s.sensitivity == np.abs(_haar_matrix(s.n_leaves)).sum(axis=0).max()
+        np.testing.assert_allclose(s.reconstruct(s.apply(x)), x, atol=1e-12)  # exact inverse
 
 
 def _canonical_nodes(s: RangeStrategy, lo: int, hi: int) -> list[int]:
@@ -127,6 +156,7 @@ def test_all_ranges_reconstruction_is_least_squares():
 @pytest.mark.parametrize("name, b, inference, root", [
     ("identity", 2, False, False), ("all_ranges", 2, False, False), ("all_ranges", 2, True, False),
     ("hierarchy", 2, False, False), ("hierarchy", 2, True, True), ("hierarchy", 4, True, False),
+    ("wavelet", 2, True, False),
 ])
 def test_simulated_total_error_matches_theory(name, b, inference, root):
     k, eps, trials = 12, 0.8, 20_000
@@ -151,7 +181,7 @@ def test_reference_numbers_per_query():
 
 def test_bad_input():
     with pytest.raises(ValueError, match="name must be one of"):
-        dplab.range_strategy("wavelet", 8)
+        dplab.range_strategy("fourier", 8)
     with pytest.raises(ValueError, match="k must be a positive integer, got k=0"):
         dplab.range_strategy("identity", 0)
     with pytest.raises(TypeError, match="k must be a positive integer"):

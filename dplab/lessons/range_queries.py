@@ -47,6 +47,7 @@ PANEL_STRATEGIES = {
     "hierarchy": ("hierarchy", False),
     "hierarchy + inference": ("hierarchy", True),
     "all ranges": ("all_ranges", False),
+    "wavelet (Privelet)": ("wavelet", True),
 }
 #: strategies whose every range is enumerated are simulated only up to these k
 SIMULATE_MAX_K = {"all ranges": 256, "hierarchy": 1024}
@@ -108,7 +109,8 @@ class RangeErrorView:
     def __init__(self):
         self.fig, (ax, ax_len) = new_figure(2, width=5.4, height=3.7)
         styles = {"identity": ("laplace", "o"), "hierarchy": ("classical", "^"),
-                  "hierarchy + inference": ("analytic", "s"), "all ranges": ("zcdp", "v")}
+                  "hierarchy + inference": ("analytic", "s"), "all ranges": ("zcdp", "v"),
+                  "wavelet (Privelet)": ("bound", "D")}
         self.lines = {label: TheoryVsEmpirical(ax, color=COLORS[c], marker=m, label=label)
                       for label, (c, m) in styles.items()}
         self.here = ax.axvline(K_VALUES[-1], color="k", lw=0.8, ls=":")
@@ -117,8 +119,8 @@ class RangeErrorView:
         ax.set_xscale("log", base=2)
         ax.legend(fontsize=7, loc="upper left")
         self.by_length = {label: ax_len.plot([], [], color=COLORS[c], lw=1.2, label=label)[0]
-                          for label, (c, _) in styles.items() if label in ("identity",
-                                                                           "hierarchy + inference")}
+                          for label, (c, _) in styles.items()
+                      if label in ("identity", "hierarchy + inference", "wavelet (Privelet)")}
         (self.identity_theory,) = ax_len.plot([], [], "k--", lw=1, label="identity theory 2L/ε²")
         ax_len.set(xscale="log", yscale="log", xlim=(1, 4096), ylim=(1e-2, 1e9),
                    xlabel="range length L", ylabel="mean squared error",
@@ -160,7 +162,8 @@ class RangeErrorView:
             f"<b>k = {k}</b>, branching {b}, ε = {eps:.3g}: expected error per range query: "
             f"identity {per_query('identity', k, eps):.4g}, "
             f"hierarchy {per_query('hierarchy', k, eps, b):.4g}, "
-            f"hierarchy + inference {per_query('hierarchy', k, eps, b, True):.4g}; "
+            f"hierarchy + inference {per_query('hierarchy', k, eps, b, True):.4g}, "
+            f"wavelet {per_query('wavelet', k, eps):.4g}; "
             f"simulated: {chosen}{shown}"
         )
 
@@ -199,8 +202,10 @@ def figure_orders(epsilon: float = 1.0):
         "identity": [expected_total_error("identity", k, epsilon) for k in ks],
         "hierarchy": [expected_total_error("hierarchy", k, epsilon) for k in ks],
         "hierarchy + inference": [expected_total_error("hierarchy", k, epsilon, 2, True) for k in ks],
+        "wavelet (Privelet)": [expected_total_error("wavelet", k, epsilon) for k in ks],
     }
-    colors = {"identity": "laplace", "hierarchy": "classical", "hierarchy + inference": "analytic"}
+    colors = {"identity": "laplace", "hierarchy": "classical", "hierarchy + inference": "analytic",
+              "wavelet (Privelet)": "bound"}
     for label, values in exact.items():
         ax.plot(ks, values, "-o", ms=3, color=COLORS[colors[label]], label=f"{label}: exact")
     orders = seed_orders(ks, epsilon)
@@ -340,6 +345,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
          True, True, 2000),
         ("03.hierarchy16_inference", "16-ary + inference: 2(Δ/ε)²‖W A⁺‖²_F", "hierarchy", 16, True,
          False, 2000),
+        ("03.wavelet", "Privelet (weighted Haar): 2((h+1)/ε)²‖W A⁻¹‖²_F", "wavelet", 2, True, False,
+         2000),
     ]
     for rid, formula, name, b, inference, root, trials in configs:
         s = range_strategy(name, k, b, root)
