@@ -468,7 +468,6 @@ def _wavelet_units(strategy: RangeStrategy, chunk_cells: int = 1 << 22) -> float
     return total
 
 
-@lru_cache(maxsize=4096)
 def expected_total_error(
     name: str,
     k: int,
@@ -477,7 +476,7 @@ def expected_total_error(
     inference: bool = False,
     include_root: bool = False,
 ) -> float:
-    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy (cached).
+    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy.
 
     identity:    (2/eps^2) k(k+1)(k+2)/6 (a range of length L has variance 2L/eps^2).
     all_ranges:  direct: k(k+1)/2 * 2(Delta/eps)^2, Delta = floor((k+1)^2/4);
@@ -489,16 +488,24 @@ def expected_total_error(
     """
     strategy = range_strategy(name, k, branching, include_root)
     unit = laplace_mse(strategy.sensitivity, epsilon)  # variance of each measurement
-    k = strategy.k
+    return unit * _error_units(name, strategy.k, strategy.branching, bool(inference),
+                               strategy.include_root)
+
+
+@lru_cache(maxsize=4096)
+def _error_units(name: str, k: int, branching: int, inference: bool, include_root: bool) -> float:
+    """The expected total error divided by the variance of one measurement (epsilon-free,
+    cached: a slider that moves epsilon only rescales)."""
+    strategy = range_strategy(name, k, branching, include_root)
     if name == "identity":
-        return unit * k * (k + 1) * (k + 2) / 6
+        return k * (k + 1) * (k + 2) / 6
     if name == "all_ranges":
-        return unit * (k if inference else k * (k + 1) // 2)
+        return float(k if inference else k * (k + 1) // 2)
     if name == "wavelet":
-        return unit * _wavelet_units(strategy)
+        return _wavelet_units(strategy)
     if not inference:
-        return unit * _hierarchy_node_usage(strategy)
-    return unit * _hierarchy_least_squares_units(strategy)
+        return float(_hierarchy_node_usage(strategy))
+    return _hierarchy_least_squares_units(strategy)
 
 
 def hierarchy_crossover_k(branching: int = 2, include_root: bool = False, max_height: int = 30) -> int:

@@ -84,14 +84,18 @@ def mean_ci(samples: ArrayLike, confidence: float = 0.95, axis: int = -1) -> Est
 
 
 def proportion_ci(successes: ArrayLike, trials: int, confidence: float = 0.95) -> Estimate:
-    """Frequency successes/trials with the exact Clopper-Pearson interval."""
+    """Frequency successes/trials with the exact Clopper-Pearson interval, vectorized:
+    [Beta^{-1}(a/2; s, n - s + 1), Beta^{-1}(1 - a/2; s + 1, n - s)] with a = 1 - confidence
+    (what ``scipy.stats.binomtest(...).proportion_ci(method="exact")`` gives for one s)."""
     trials = check_positive_int(trials, "trials")
-    k = np.asarray(successes)
-    low, high = np.empty(k.shape), np.empty(k.shape)
-    for i, ki in np.ndenumerate(k):
-        ci = stats.binomtest(int(ki), trials).proportion_ci(confidence, method="exact")
-        low[i], high[i] = ci.low, ci.high
-    return Estimate(k / trials, low, high, confidence)
+    s = np.asarray(successes, dtype=float)
+    if np.any((s < 0) | (s > trials)):
+        raise ValueError(f"successes must lie in [0, trials={trials}], got {successes!r}")
+    a = 1 - confidence
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.where(s > 0, stats.beta.ppf(a / 2, s, trials - s + 1), 0.0)
+        high = np.where(s < trials, stats.beta.ppf(1 - a / 2, s + 1, trials - s), 1.0)
+    return Estimate(s / trials, low, high, confidence)
 
 
 def quantile_ci(samples: ArrayLike, q: float, confidence: float = 0.95) -> Estimate:

@@ -11,11 +11,14 @@ from dplab.simulate import ScaledErrors, standard_errors
 
 
 def test_proportion_ci_is_clopper_pearson():
-    est = dplab.proportion_ci(7, 50, 0.95)
-    # Clopper-Pearson from beta quantiles, computed independently
-    assert est.low == pytest.approx(stats.beta.ppf(0.025, 7, 44))
-    assert est.high == pytest.approx(stats.beta.ppf(0.975, 8, 43))
-    assert est.estimate == pytest.approx(0.14)
+    counts = np.array([0, 1, 7, 49, 50])
+    est = dplab.proportion_ci(counts, 50, 0.95)
+    for i, s in enumerate(counts):  # scipy's own exact interval, one count at a time
+        ci = stats.binomtest(int(s), 50).proportion_ci(0.95, method="exact")
+        assert (est.low[i], est.high[i]) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    assert est.estimate[2] == pytest.approx(0.14)
+    with pytest.raises(ValueError, match="successes must lie in"):
+        dplab.proportion_ci(51, 50)
 
 
 def test_mean_ci_width():
