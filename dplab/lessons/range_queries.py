@@ -207,7 +207,8 @@ def figure_orders(epsilon: float = 1.0):
     colors = {"identity": "laplace", "hierarchy": "classical", "hierarchy + inference": "analytic",
               "wavelet (Privelet)": "bound"}
     for label, values in exact.items():
-        ax.plot(ks, values, "-o", ms=3, color=COLORS[colors[label]], label=f"{label}: exact")
+        style = "--D" if label.startswith("wavelet") else "-o"  # it lies on hierarchy + inference
+        ax.plot(ks, values, style, ms=3, color=COLORS[colors[label]], label=f"{label}: exact")
     orders = seed_orders(ks, epsilon)
     ax.plot(ks, orders["identity"], ":", color=COLORS["laplace"], label="seed: O(k³/ε²)")
     ax.plot(ks, orders["hierarchy"], ":", color=COLORS["classical"], label="seed: O(k² log³k/ε²)")
