@@ -68,6 +68,12 @@ class Estimate:
         f = np.asarray(factor, dtype=float)
         return Estimate(f * self.estimate, f * self.low, f * self.high, self.confidence)
 
+    @classmethod
+    def stack(cls, estimates: list[Estimate]) -> Estimate:
+        """One Estimate of arrays from a list of scalar Estimates (same confidence)."""
+        return cls(*(np.array([float(getattr(e, f)) for e in estimates])
+                     for f in ("estimate", "low", "high")), estimates[0].confidence)
+
     def __getitem__(self, i) -> Estimate:
         return Estimate(self.estimate[i], self.low[i], self.high[i], self.confidence)
 

@@ -172,13 +172,9 @@ class BMIErrorView:
             line.update(EPS_LINE, theory, EPS_POINTS, total.mse(scales))
             line.set_visible(alg in shown)
             b = _algorithm_scale(alg, eps, neighbours)
-            est = [pa.mse(b) for pa in per_answer]
             row_var = np.sum(ANSWERS_FROM_CELLS**2, axis=1) if alg == 2 else np.ones(4)
-            self.answers[alg].update(
-                np.arange(4), 2 * b**2 * row_var, np.arange(4),
-                Estimate(*(np.array([float(getattr(x, f)) for x in est])
-                           for f in ("estimate", "low", "high")), est[0].confidence),
-            )
+            self.answers[alg].update(np.arange(4), 2 * b**2 * row_var, np.arange(4),
+                                     Estimate.stack([pa.mse(b) for pa in per_answer]))
             self.answers[alg].set_visible(alg in shown)
         self.here.set_xdata([eps, eps])
         t1 = bmi_expected_total_error(1, eps, neighbours)
@@ -262,10 +258,10 @@ def figure_inference(seed: int = SEED, trials: int = 40_000):
         before = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} as released",
                                    marker=marker)
         before.update(EPS_LINE, [bmi_expected_total_error(alg, e) for e in EPS_LINE], eps_points,
-                      _stack([mean_ci(r["before"]) for r in results]))
+                      Estimate.stack([mean_ci(r["before"]) for r in results]))
         after = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} after projection",
                                   marker="x", show_theory=False)
-        after.update([], [], eps_points, _stack([mean_ci(r["after"]) for r in results]))
+        after.update([], [], eps_points, Estimate.stack([mean_ci(r["after"]) for r in results]))
     for a in (ax, ax_err):  # set_data does not grow the data limits: recompute them
         a.relim()
         a.autoscale_view()
@@ -278,11 +274,6 @@ def figure_inference(seed: int = SEED, trials: int = 40_000):
     ax_err.legend(fontsize=7)
     fig.tight_layout()
     return fig
-
-
-def _stack(estimates: list[Estimate]) -> Estimate:
-    return Estimate(*(np.array([float(getattr(e, f)) for e in estimates])
-                      for f in ("estimate", "low", "high")), estimates[0].confidence)
 
 
 #: q1 + q2 - total = 0: the released total must equal the sum of its two cells.
@@ -364,7 +355,7 @@ def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_
             noisy = contingency_release(counts, epsilon, method, rng=seed + c, size=trials)
             est.append(mean_ci(np.sum((noisy - counts) ** 2, axis=1)))
         line.update(CONTINGENCY_C, [contingency_expected_total_error(c, epsilon, method)
-                                    for c in CONTINGENCY_C], CONTINGENCY_C, _stack(est))
+                                    for c in CONTINGENCY_C], CONTINGENCY_C, Estimate.stack(est))
     ax.relim()
     ax.autoscale_view()
     ax.set(yscale="log", xlabel="number of cells c", ylabel="total squared error",

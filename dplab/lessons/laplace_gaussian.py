@@ -312,10 +312,8 @@ def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = B
         .quantile(laplace_scale_k(1, int(k), epsilon), 1 - beta)
         for k in ACC_K
     ]
-    est = Estimate(*(np.array([getattr(q, f) for q in quantiles])
-                     for f in ("estimate", "low", "high")), quantiles[0].confidence)
     exact.update(ks, [exact_alpha_k(laplace_scale_k(1, k, epsilon), k, beta) for k in ks],
-                 ACC_K, est)
+                 ACC_K, Estimate.stack(quantiles))
     ax.set(xscale="log", yscale="log", xlabel="number of queries k",
            ylabel=f"α: all k errors ≤ α w.p. ≥ 1 - β (β = {beta})",
            title=f"(α, β)-accuracy of Laplace on k queries, ε = {epsilon:g}, δ = {delta:.0e}")
