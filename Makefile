@@ -5,10 +5,12 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 PIP    := $(PY) -m pip install --disable-pip-version-check -q -c constraints.txt
 ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
-NB ?= notebooks/01_laplace_vs_gaussian.ipynb
+# NB: a notebook's number (03) or path, for make voila / make bench
+NB ?=
+NB_PATH = $(firstword $(wildcard notebooks/$(NB)*.ipynb) $(NB))
 export MPLBACKEND := Agg
 
-.PHONY: lab test figures notebooks bench voila lint clean
+.PHONY: lab test test-fast figures optimise notebooks bench voila lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,22 +27,37 @@ $(VENV)/.test-installed: pyproject.toml constraints.txt | $(PY)
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks --no-browser --ServerApp.ip=127.0.0.1 $(ROOT_FLAG)
 
+# Everything: ruff, unit tests, report rows and figures, every notebook (nbval), the browser tests.
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
 	$(BIN)/pytest --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
 
+# The inner loop: no notebooks, no report rows or figures, no browser (under a minute).
+test-fast: $(VENV)/.test-installed
+	$(BIN)/ruff check dplab tests notebooks
+	$(BIN)/pytest -q -m "not slow and not browser" tests
+
 figures: $(VENV)/.lab-installed
 	$(PY) -m dplab figures
+
+# Re-optimise the shipped k = 256 p-Identity strategy (a minute or two); commit the result,
+# then run make figures notebooks. make figures itself only reads it.
+optimise: $(VENV)/.lab-installed
+	$(PY) -m dplab optimise
 
 notebooks: $(VENV)/.test-installed
 	DPLAB_PROGRESS=0 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
 	$(BIN)/nbstripout --keep-output --keep-count --extra-keys "metadata.widgets" notebooks/*.ipynb
+	$(PY) -m dplab stamp notebooks/*.ipynb
 
 bench: $(VENV)/.test-installed
-	$(PY) -m dplab bench
+	$(PY) -m dplab bench $(if $(NB),--notebook $(NB))
 
 voila: $(VENV)/.lab-installed
-	$(BIN)/voila $(NB) --no-browser --Voila.ip=127.0.0.1
+	$(BIN)/voila $(or $(NB_PATH),notebooks/01_laplace_vs_gaussian.ipynb) --no-browser --Voila.ip=127.0.0.1
+
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check dplab tests notebooks
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,35 +1,52 @@
 """dplab: a teaching lab for differential privacy.
 
-The public API is flat: ``dplab.laplace_mechanism``, ``dplab.gaussian_sigma``,
-``dplab.check``, ... Each module's ``__all__`` says what it exports; this file
-re-exports them. Notebooks live in ``notebooks/``; see README.md.
+The library's public API is flat: ``dplab.laplace_mechanism``, ``dplab.gaussian_sigma``,
+``dplab.expected_total_error``, ... Every module named in ``_LIBRARY`` lists its public
+names in ``__all__``; this file re-exports them all. The lab that shows the library
+(figures, widget panels, lessons, report) is ``dplab.lab``: nothing here imports it,
+except ``dplab.check`` (the exercise checker), loaded on first use, so ``import dplab``
+loads neither matplotlib nor ipywidgets. Notebooks live in ``notebooks/``; see README.md.
 """
 
-from dplab import bmi as _bmi
-from dplab import composition as _composition
-from dplab import contingency as _contingency
-from dplab import datasets as _datasets
-from dplab import inference as _inference
-from dplab import mechanisms as _mechanisms
-from dplab import range_optimization as _range_optimization
-from dplab import range_queries as _range_queries
-from dplab import sensitivity as _sensitivity
-from dplab import simulate as _simulate
-from dplab.bmi import *  # noqa: F403
-from dplab.composition import *  # noqa: F403
-from dplab.contingency import *  # noqa: F403
-from dplab.datasets import *  # noqa: F403
-from dplab.exercises import check
-from dplab.inference import *  # noqa: F403
-from dplab.mechanisms import *  # noqa: F403
-from dplab.range_optimization import *  # noqa: F403
-from dplab.range_queries import *  # noqa: F403
-from dplab.sensitivity import *  # noqa: F403
-from dplab.simulate import *  # noqa: F403
+from importlib import import_module
 
 __version__ = "0.1.0"
 
-_MODULES = (_mechanisms, _composition, _sensitivity, _inference, _datasets, _bmi, _contingency,
-            _range_queries, _range_optimization,
-            _simulate)
-__all__ = [name for module in _MODULES for name in module.__all__] + ["check"]
+#: The library modules, foundation first (LAB_SPEC.md, "The module map").
+_LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
+    "mechanisms.laplace",
+    "mechanisms.gaussian",
+    "composition",
+    "zcdp",
+    "sensitivity",
+    "inference",
+    "datasets",
+    "bmi",
+    "contingency",
+    "range_queries.histograms",
+    "range_queries.errors",
+    "range_queries.strategies",
+    "range_queries.theory",
+    "range_queries.optimization",
+    "simulate",
+))
+
+for _module in _LIBRARY:
+    for _name in _module.__all__:
+        globals()[_name] = getattr(_module, _name)
+del _module, _name
+
+__all__ = [name for module in _LIBRARY for name in module.__all__] + ["check"]
+
+
+def __getattr__(name: str):
+    """``dplab.check`` imports the lab's exercise registry on first use (PEP 562)."""
+    if name == "check":
+        from dplab.lab.registry import check
+
+        return check
+    raise AttributeError(f"module 'dplab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"check"})

@@ -1,78 +1,131 @@
-"""Parameter validation: one place, one message style.
+"""Parameter validation: one place, one message style, one argument order.
 
-Every public function of dplab checks its privacy parameters here first, so a
-student who passes ``epsilon=0`` gets ``ValueError: epsilon must be finite and
-> 0, got epsilon=0`` instead of a silent ``inf`` or ``nan`` further down.
+Every public function of dplab checks its parameters here first, so a student who
+passes ``epsilon=0`` gets ``ValueError: epsilon must be finite and > 0, got
+epsilon=0`` instead of a silent ``inf`` or ``nan`` further down. Every check takes
+``(value, name)`` and returns the value converted (float, int or array).
+
+The real-valued checks also accept arrays (a grid of epsilons, of k, ...): they
+then check every entry, name the first bad one with its index, and return a float
+array, so theory functions can be evaluated over a grid without a Python loop.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 __all__ = [
+    "NEIGHBOURS",
     "check_beta",
+    "check_branching",
+    "check_choice",
     "check_delta",
     "check_epsilon",
+    "check_neighbours",
     "check_positive",
     "check_positive_int",
+    "check_probability",
     "check_rho",
     "check_rng",
     "check_sensitivity",
 ]
 
+#: The neighbour relations: add or remove one row (the default), or replace one row.
+NEIGHBOURS = ("add_remove", "replace")
 
-def _as_real(name: str, value: object) -> float:
+
+def _is_array(value: object) -> bool:
+    return isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value) > 0
+
+
+def _as_real(value: object, name: str) -> float:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {name}={value!r}")
     return float(value)
 
 
-def check_positive(name: str, value: object) -> float:
-    """Return ``value`` as a float if it is finite and > 0, else raise naming ``name``."""
-    x = _as_real(name, value)
-    if not (math.isfinite(x) and x > 0):
-        raise ValueError(f"{name} must be finite and > 0, got {name}={value!r}")
+def _check_real(value: object, name: str, ok: Callable, requirement: str):
+    """Scalar: return a float if ``ok``; array: a float array if ``ok`` holds everywhere.
+    Otherwise raise ``ValueError("<name> must be <requirement>, got <name>=<value>")``."""
+    if _is_array(value):
+        try:
+            x = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold real numbers, got {name}={value!r}") from None
+        if np.asarray(value).dtype == bool:
+            raise TypeError(f"{name} must hold real numbers, got {name}={value!r}")
+        with np.errstate(invalid="ignore"):
+            bad = np.flatnonzero(~ok(x))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"{name} must be {requirement}, got {name}={x.flat[i].item()!r} at index {i}")
+        return x
+    x = _as_real(value, name)
+    if not ok(x):
+        raise ValueError(f"{name} must be {requirement}, got {name}={value!r}")
     return x
 
 
-def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
+def check_positive(value: object, name: str) -> float | np.ndarray:
+    """``value`` as a float (or float array) if it is finite and > 0, else raise naming ``name``."""
+    return _check_real(value, name, lambda x: np.isfinite(x) & (x > 0), "finite and > 0")
+
+
+def check_epsilon(epsilon: object, name: str = "epsilon") -> float | np.ndarray:
     """epsilon must be finite and > 0."""
-    return check_positive(name, epsilon)
+    return check_positive(epsilon, name)
 
 
-def check_sensitivity(sensitivity: object, name: str = "sensitivity") -> float:
+def check_sensitivity(sensitivity: object, name: str = "sensitivity") -> float | np.ndarray:
     """A sensitivity must be finite and > 0 (a query with sensitivity 0 needs no noise)."""
-    return check_positive(name, sensitivity)
+    return check_positive(sensitivity, name)
 
 
-def check_rho(rho: object, name: str = "rho") -> float:
+def check_rho(rho: object, name: str = "rho") -> float | np.ndarray:
     """A zCDP parameter rho must be finite and > 0."""
-    return check_positive(name, rho)
+    return check_positive(rho, name)
 
 
-def check_delta(delta: object, name: str = "delta", *, allow_zero: bool = True) -> float:
+def check_delta(delta: object, name: str = "delta", *, allow_zero: bool = True) -> float | np.ndarray:
     """delta must lie in [0, 1), or in (0, 1) when ``allow_zero`` is False."""
-    x = _as_real(name, delta)
-    low_ok = x >= 0 if allow_zero else x > 0
-    if not (math.isfinite(x) and low_ok and x < 1):
-        interval = "[0, 1)" if allow_zero else "(0, 1)"
-        raise ValueError(f"{name} must be in {interval}, got {name}={delta!r}")
-    return x
+    if allow_zero:
+        return _check_real(delta, name, lambda x: (x >= 0) & (x < 1), "in [0, 1)")
+    return _check_real(delta, name, lambda x: (x > 0) & (x < 1), "in (0, 1)")
 
 
-def check_beta(beta: object, name: str = "beta") -> float:
+def check_beta(beta: object, name: str = "beta") -> float | np.ndarray:
     """A failure probability beta must lie in (0, 1)."""
-    x = _as_real(name, beta)
-    if not (math.isfinite(x) and 0 < x < 1):
-        raise ValueError(f"{name} must be in (0, 1), got {name}={beta!r}")
-    return x
+    return _check_real(beta, name, lambda x: (x > 0) & (x < 1), "in (0, 1)")
 
 
-def check_positive_int(value: object, name: str = "k") -> int:
-    """A count such as the number of queries k must be an integer >= 1."""
+def check_probability(p: object, name: str = "p") -> float | np.ndarray:
+    """A probability that may be 1 but not 0, such as a sampling rate: p in (0, 1]."""
+    return _check_real(p, name, lambda x: (x > 0) & (x <= 1), "a probability in (0, 1]")
+
+
+def check_positive_int(value: object, name: str) -> int | np.ndarray:
+    """A count such as the number of queries k must be an integer >= 1 (2.0 is accepted as 2).
+
+    An array of counts is checked entry by entry and returned as an int array.
+    """
+    if _is_array(value):
+        x = np.asarray(value)
+        if x.dtype == bool or not np.issubdtype(x.dtype, np.number):
+            raise TypeError(f"{name} must hold positive integers, got {name}={value!r}")
+        with np.errstate(invalid="ignore"):
+            bad = np.flatnonzero(~(np.isfinite(x) & (x >= 1) & (np.mod(x, 1) == 0)))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"{name} must be a positive integer, got {name}={x.flat[i].item()!r} "
+                             f"at index {i}")
+        return x.astype(np.int64)
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():
             value = int(value)
@@ -83,10 +136,35 @@ def check_positive_int(value: object, name: str = "k") -> int:
     return int(value)
 
 
-def check_rng(rng: object) -> np.random.Generator:
+def check_branching(branching: object, name: str = "branching") -> int:
+    """A tree's branching factor must be an integer >= 2."""
+    if isinstance(branching, bool) or not isinstance(branching, numbers.Integral) or branching < 2:
+        raise ValueError(f"{name} must be an integer >= 2, got {name}={branching!r}")
+    return int(branching)
+
+
+def check_choice(value: object, options: Sequence, name: str):
+    """``value`` must be one of ``options`` (a method name, a variant, ...)."""
+    if value not in options:
+        raise ValueError(f"{name} must be one of {tuple(options)}, got {name}={value!r}")
+    return value
+
+
+def check_neighbours(neighbours: object, name: str = "neighbours") -> str:
+    """neighbours must be "add_remove" or "replace"."""
+    return check_choice(neighbours, NEIGHBOURS, name)
+
+
+def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
     """Turn ``rng`` (a Generator, an int seed or None) into a Generator; never global state."""
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
         return np.random.default_rng(rng)
-    raise TypeError(f"rng must be a numpy.random.Generator, an int seed or None, got rng={rng!r}")
+    raise TypeError(f"{name} must be a numpy.random.Generator, an int seed or None, got {name}={rng!r}")
+
+
+def as_result(value: np.ndarray | float) -> np.ndarray | float:
+    """A 0-d result as a Python float, anything else unchanged (theory over grids)."""
+    arr = np.asarray(value)
+    return float(arr) if arr.ndim == 0 else arr

@@ -1,31 +1,54 @@
-"""The BMI example of seed 000: four counts, two algorithms, 128/eps^2 against 12/eps^2.
+"""The BMI example of seed 000 (notebook 2): four counts, two algorithms, 128/eps^2 against 12/eps^2.
 
 Queries on a table of (sex, height, weight): # males with BMI < 25, # males,
 # females with BMI < 25, # females. q2 counts BMI >= 25 (the slide's "> 25" would
 leave BMI = 25 in no cell). The cut-off 25 is an adult convention used here as a
 teaching device, also on the (teenage) YRBSS data.
+
+Also here, because notebook 2 builds them on the same table: the queries f1, f2
+and transformations whose sensitivity and stability are derived by brute force,
+and the constrained-inference experiments (order constraints on the four answers,
+a total that must equal its cells, and the ordering of "# at least h tall").
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dplab._checks import check_epsilon
-from dplab.datasets import table_size
-from dplab.mechanisms import laplace_mechanism, laplace_mse
-from dplab.sensitivity import check_neighbours
+from dplab._checks import as_result, check_choice, check_epsilon, check_neighbours, check_positive_int
+from dplab.datasets import load_yrbss, table_size
+from dplab.inference import isotonic_fit, project_onto_constraints
+from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse, laplace_scale
+from dplab.sensitivity import histogram_sensitivity
 
 __all__ = [
     "ANSWERS_FROM_CELLS",
     "BMI_CUTOFF",
+    "BMI_ORDER_A_UB",
+    "BMI_ORDER_B_UB",
+    "BMI_TOTAL_A_EQ",
+    "BMI_UNIVERSE",
+    "TALL_THRESHOLDS_M",
+    "TWEET_UNIVERSE",
     "body_mass_index",
     "bmi_algorithm_1",
     "bmi_algorithm_2",
     "bmi_cells",
     "bmi_expected_total_error",
+    "bmi_f1",
+    "bmi_f2",
+    "bmi_inference_trials",
+    "bmi_noise_scale",
+    "bmi_order_violation_probability",
     "bmi_slides_table",
+    "bmi_totals_expected_error",
+    "bmi_totals_trials",
+    "bmi_transform",
     "bmi_true_answers",
-    "histogram_sensitivity",
+    "first_k_words",
+    "tall_counts",
+    "tall_counts_isotonic_trials",
 ]
 
 BMI_CUTOFF = 25.0
@@ -83,12 +106,6 @@ def bmi_true_answers(table: dict[str, np.ndarray]) -> np.ndarray:
     return ANSWERS_FROM_CELLS @ bmi_cells(table)
 
 
-def histogram_sensitivity(neighbours: str = "add_remove") -> float:
-    """L1 sensitivity of a histogram of disjoint cells: 1 under add/remove (one cell
-    changes by one), 2 under replace-one (one cell loses a row, another gains it)."""
-    return 1.0 if check_neighbours(neighbours) == "add_remove" else 2.0
-
-
 def bmi_algorithm_1(
     table: dict[str, np.ndarray], epsilon: float, *, rng=None, size: int | None = None
 ) -> np.ndarray:
@@ -124,7 +141,18 @@ def bmi_algorithm_2(
     return cells @ ANSWERS_FROM_CELLS.T
 
 
-def bmi_expected_total_error(algorithm: int, epsilon: float, neighbours: str = "add_remove") -> float:
+def bmi_noise_scale(algorithm: int, epsilon: ArrayLike, neighbours: str = "add_remove") -> float | np.ndarray:
+    """Laplace scale of each noisy count: 4/epsilon for Algorithm 1 (four counts at
+    epsilon/4), Delta/epsilon for Algorithm 2's cells (Delta = histogram_sensitivity)."""
+    check_choice(algorithm, (1, 2), "algorithm")
+    if algorithm == 1:
+        return laplace_scale(1.0, np.asarray(check_epsilon(epsilon)) / 4)
+    return laplace_scale(histogram_sensitivity(neighbours), epsilon)
+
+
+def bmi_expected_total_error(
+    algorithm: int, epsilon: ArrayLike, neighbours: str = "add_remove"
+) -> float | np.ndarray:
     """E sum_i (answer_i - truth_i)^2, from the mechanisms' variances.
 
     Algorithm 1: 4 answers with variance laplace_mse(1, epsilon/4) each (128/eps^2).
@@ -134,9 +162,139 @@ def bmi_expected_total_error(algorithm: int, epsilon: float, neighbours: str = "
     """
     epsilon = check_epsilon(epsilon)
     check_neighbours(neighbours)
+    check_choice(algorithm, (1, 2), "algorithm")
     if algorithm == 1:
-        return 4 * laplace_mse(1.0, epsilon / 4)
+        return as_result(4 * np.asarray(laplace_mse(1.0, epsilon / 4)))
+    trace = float(np.trace(ANSWERS_FROM_CELLS @ ANSWERS_FROM_CELLS.T))
+    return as_result(trace * np.asarray(laplace_mse(histogram_sensitivity(neighbours), epsilon)))
+
+
+# ------------------------------------------------------------ brute-force sensitivity and stability
+
+#: Four row types that reach every cell: (M, BMI < 25), (M, >= 25), (F, < 25), (F, >= 25).
+BMI_UNIVERSE = (
+    {"sex": "M", "height_m": 1.80, "weight_kg": 65.0},
+    {"sex": "M", "height_m": 1.80, "weight_kg": 90.0},
+    {"sex": "F", "height_m": 1.65, "weight_kg": 55.0},
+    {"sex": "F", "height_m": 1.65, "weight_kg": 80.0},
+)
+#: Two tweets for the seed's "first k words" transformation.
+TWEET_UNIVERSE = ({"text": "privacy is hard to get right"}, {"text": "noise makes data safe"})
+
+
+def bmi_f1(table: dict[str, np.ndarray]) -> np.ndarray:
+    """f1 = (q1, q2) = (# M with BMI < 25, # M with BMI >= 25) (seed 000, sensitivity 1)."""
+    return bmi_cells(table)[:2]
+
+
+def bmi_f2(table: dict[str, np.ndarray]) -> np.ndarray:
+    """f2 = (q1, q1 + q2) = (# M with BMI < 25, # M) (seed 000, sensitivity 2)."""
+    return bmi_true_answers(table)[:2]
+
+
+def bmi_transform(table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """(sex, height, weight) -> (sex, bmi), row by row: stability 1 (seed 000). BMI is
+    rounded to 1e-9 so that rows compare equal as multisets."""
+    return {"sex": table["sex"], "bmi": np.round(body_mass_index(table), 9)}
+
+
+def first_k_words(k: int):
+    """The seed's V2: each tweet becomes k rows, one per word among its first k (stability k)."""
+    k = check_positive_int(k, "k")
+
+    def transform(table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        words = [w for text in table["text"] for w in str(text).split()[:k]]
+        return {"word": np.array(words)}
+
+    return transform
+
+
+# ------------------------------------------------------------ constrained inference
+
+#: Inequalities that the true answers obey: 0 <= a1 <= a2 and 0 <= a3 <= a4 (A_ub a <= 0).
+BMI_ORDER_A_UB = np.array([[-1, 0, 0, 0], [1, -1, 0, 0], [0, 0, -1, 0], [0, 0, 1, -1]], dtype=float)
+BMI_ORDER_B_UB = np.zeros(4)
+#: q1 + q2 - total = 0: a released total must equal the sum of its two cells.
+BMI_TOTAL_A_EQ = np.array([[1.0, 1.0, -1.0]])
+
+
+def bmi_order_violation_probability(
+    algorithm: int, males_high: float, epsilon: ArrayLike
+) -> float | np.ndarray:
+    """Pr[noisy (# M with BMI < 25) > noisy (# M)] when c2 = # M with BMI >= 25.
+
+    Algorithm 2: the noisy # M minus noisy q1 is c2 + Lap(1/eps): Pr = 1/2 e^{-c2 eps}.
+    Algorithm 1: the difference of two independent Lap(b), b = 4/eps, exceeds c2 with
+    Pr = 1/2 e^{-c2/b} (1 + c2/(2b)) (the difference has density (1 + |x|/b) e^{-|x|/b}/(4b)).
+    """
+    epsilon = check_epsilon(epsilon)
+    check_choice(algorithm, (1, 2), "algorithm")
     if algorithm == 2:
-        trace = float(np.trace(ANSWERS_FROM_CELLS @ ANSWERS_FROM_CELLS.T))
-        return trace * laplace_mse(histogram_sensitivity(neighbours), epsilon)
-    raise ValueError(f"algorithm must be 1 or 2, got algorithm={algorithm!r}")
+        return as_result(0.5 * np.exp(-males_high * epsilon))
+    b = np.asarray(bmi_noise_scale(1, epsilon))
+    return as_result(0.5 * np.exp(-males_high / b) * (1 + males_high / (2 * b)))
+
+
+def bmi_inference_trials(table, algorithm: int, epsilon: float, trials: int, seed: int,
+                         neighbours: str = "add_remove") -> dict[str, np.ndarray]:
+    """``trials`` runs of an algorithm: the noisy answers, their least-squares projection
+    onto the order constraints (seed 000, "Constrained inference"), the total squared
+    error before and after, and whether the noisy answers broke q1 <= q1 + q2."""
+    truth = bmi_true_answers(table)
+    check_choice(algorithm, (1, 2), "algorithm")
+    if algorithm == 1:
+        noisy = bmi_algorithm_1(table, epsilon, rng=seed, size=trials)
+    else:
+        noisy = bmi_algorithm_2(table, epsilon, rng=seed, size=trials, neighbours=neighbours)
+    projected = project_onto_constraints(noisy, A_ub=BMI_ORDER_A_UB, b_ub=BMI_ORDER_B_UB)
+    return {
+        "noisy": noisy,
+        "projected": projected,
+        "before": np.sum((noisy - truth) ** 2, axis=1),
+        "after": np.sum((projected - truth) ** 2, axis=1),
+        "violated": noisy[:, 0] > noisy[:, 1],
+    }
+
+
+def bmi_totals_expected_error(epsilon: ArrayLike, projected: bool) -> float | np.ndarray:
+    """(# M < 25, # M >= 25, # M) released with Lap(3/epsilon) each (3 queries, epsilon/3 each).
+
+    As released: 3 v with v = laplace_mse(1, epsilon/3). Least-squares projection onto the
+    plane q1 + q2 = total is an orthogonal projection onto a 2-dimensional subspace through
+    the truth, so it keeps exactly 2 of the 3 independent noise dimensions: 2 v.
+    """
+    v = np.asarray(laplace_mse(1.0, np.asarray(check_epsilon(epsilon)) / 3))
+    return as_result((2 if projected else 3) * v)
+
+
+def bmi_totals_trials(epsilon: float, trials: int, seed: int) -> dict[str, np.ndarray]:
+    """Squared errors of the three YRBSS male counts before and after projecting onto
+    q1 + q2 = total (see :func:`bmi_totals_expected_error`)."""
+    cells = bmi_cells(load_yrbss())
+    truth = np.array([cells[0], cells[1], cells[0] + cells[1]])
+    noisy = laplace_mechanism(truth, 1.0, epsilon / 3, size=trials, rng=seed)
+    projected = project_onto_constraints(noisy, A_eq=BMI_TOTAL_A_EQ, b_eq=[0.0])
+    return {"before": np.sum((noisy - truth) ** 2, axis=1),
+            "after": np.sum((projected - truth) ** 2, axis=1)}
+
+
+#: Heights h (m) of the counts "# students at least h tall", 1.50, 1.55, ..., 1.95.
+TALL_THRESHOLDS_M = np.round(np.arange(1.50, 1.951, 0.05), 2)
+
+
+def tall_counts(table: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """# students at least h tall for each h of TALL_THRESHOLDS_M: a non-increasing vector.
+    One student counts in several: the vector has L1 sensitivity len(TALL_THRESHOLDS_M)."""
+    table = load_yrbss() if table is None else table
+    return np.array([np.sum(table["height_m"] >= h) for h in TALL_THRESHOLDS_M], dtype=float)
+
+
+def tall_counts_isotonic_trials(epsilon: float, trials: int, seed: int) -> dict[str, np.ndarray]:
+    """``trials`` Laplace releases of :func:`tall_counts` (YRBSS) and their non-increasing
+    isotonic fits (seed 000, "Ordering constraint"), with the squared errors of both."""
+    truth = tall_counts()
+    noisy = laplace_mechanism(truth, float(truth.size), epsilon, size=trials, rng=seed)
+    fitted = isotonic_fit(noisy, increasing=False)
+    return {"truth": truth, "noisy": noisy, "fitted": fitted,
+            "before": np.sum((noisy - truth) ** 2, axis=1),
+            "after": np.sum((fitted - truth) ** 2, axis=1)}

@@ -1,8 +1,7 @@
-"""Composition theorems, stability, subsampling and conversions between privacy definitions.
+"""Composition theorems, stability of transformations, amplification by subsampling.
 
-Notebook 1 uses the zCDP <-> (epsilon, delta) conversion; notebook 2 sequential and
-parallel composition, stability of transformations and amplification by
-subsampling; notebook 6 will add advanced and optimal composition.
+Notebook 2 uses sequential and parallel composition, stability and subsampling;
+notebook 6 adds advanced and optimal composition. zCDP conversions: ``zcdp.py``.
 """
 
 from __future__ import annotations
@@ -10,42 +9,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import ArrayLike
 from scipy import optimize
 
-from dplab._checks import check_delta, check_epsilon, check_positive_int, check_rho
+from dplab._checks import as_result, check_delta, check_epsilon, check_positive_int, check_probability
 
 __all__ = [
-    "approx_dp_to_zcdp",
     "parallel_composition",
     "sequential_composition",
     "subsampling_epsilon",
     "subsampling_slide_claim_fails_above",
     "transformation_epsilon",
-    "zcdp_to_approx_dp",
 ]
-
-
-def zcdp_to_approx_dp(rho: float, delta: float) -> float:
-    """epsilon = rho + 2 sqrt(rho ln(1/delta)): rho-zCDP implies (epsilon, delta)-DP.
-
-    Bun & Steinke 2016, Proposition 1.3 (the simple conversion).
-    """
-    rho = check_rho(rho)
-    delta = check_delta(delta, allow_zero=False)
-    return rho + 2 * math.sqrt(rho * math.log(1 / delta))
-
-
-def approx_dp_to_zcdp(epsilon: float, delta: float) -> float:
-    """The largest rho whose simple conversion gives at most (epsilon, delta).
-
-    Inverts :func:`zcdp_to_approx_dp`: with L = ln(1/delta),
-    rho + 2 sqrt(rho L) = epsilon  <=>  sqrt(rho) = sqrt(L + epsilon) - sqrt(L).
-    """
-    epsilon = check_epsilon(epsilon)
-    log_inv = math.log(1 / check_delta(delta, allow_zero=False))
-    # sqrt(L + eps) - sqrt(L), written without cancellation
-    root = epsilon / (math.sqrt(log_inv + epsilon) + math.sqrt(log_inv))
-    return root**2
 
 
 def sequential_composition(
@@ -91,7 +67,7 @@ def transformation_epsilon(epsilon: float, stability: int) -> float:
     return check_epsilon(epsilon) * check_positive_int(stability, "stability")
 
 
-def subsampling_epsilon(epsilon: float, p: float) -> float:
+def subsampling_epsilon(epsilon: ArrayLike, p: float) -> float | np.ndarray:
     """Exact amplification by Poisson subsampling with rate p: ln(1 + p (e^epsilon - 1)).
 
     An epsilon-DP mechanism run on a sample that keeps each row independently with
@@ -99,8 +75,8 @@ def subsampling_epsilon(epsilon: float, p: float) -> float:
     Theorem 8; the seed 000 slide cites Smith's "2 p epsilon", valid only for small eps).
     """
     epsilon = check_epsilon(epsilon)
-    p = _check_probability(p)
-    return math.log1p(p * math.expm1(epsilon))
+    p = check_probability(p)
+    return as_result(np.log1p(p * np.expm1(epsilon)))
 
 
 def subsampling_slide_claim_fails_above(p: float) -> float:
@@ -110,7 +86,7 @@ def subsampling_slide_claim_fails_above(p: float) -> float:
     Otherwise g(eps) = ln(1 + p (e^eps - 1)) - 2 p eps starts negative (g'(0) = -p) and
     has one positive root, found with brentq.
     """
-    p = _check_probability(p)
+    p = check_probability(p)
     if p >= 0.5:
         return math.inf
 
@@ -121,9 +97,3 @@ def subsampling_slide_claim_fails_above(p: float) -> float:
     while gap(hi) <= 0:
         hi *= 2
     return optimize.brentq(gap, 1e-9, hi, xtol=1e-12)
-
-
-def _check_probability(p: float) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not (0 < p <= 1):
-        raise ValueError(f"p must be a sampling probability in (0, 1], got p={p!r}")
-    return float(p)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import check_epsilon, check_positive_int
-from dplab.mechanisms import laplace_mechanism, laplace_mse
+from dplab._checks import as_result, check_choice, check_epsilon, check_positive_int
+from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse
+from dplab.sensitivity import histogram_sensitivity
 
 __all__ = ["CONTINGENCY_METHODS", "contingency_expected_total_error", "contingency_release"]
 
@@ -26,9 +27,7 @@ CONTINGENCY_METHODS = {
 
 
 def _check_method(method: str) -> str:
-    if method not in CONTINGENCY_METHODS:
-        raise ValueError(f"method must be one of {list(CONTINGENCY_METHODS)}, got method={method!r}")
-    return method
+    return check_choice(method, tuple(CONTINGENCY_METHODS), "method")
 
 
 def contingency_release(
@@ -46,11 +45,11 @@ def contingency_release(
         first = laplace_mechanism(counts[:-1], 1.0, epsilon / (c - 1), size=size, rng=rng)
         last = counts.sum() - first.sum(axis=-1, keepdims=True)  # n is public
         return np.concatenate([first, last], axis=-1)
-    sensitivity = 1.0 if method == "parallel_add_remove" else 2.0
+    sensitivity = histogram_sensitivity(CONTINGENCY_METHODS[method])
     return laplace_mechanism(counts, sensitivity, epsilon, size=size, rng=rng)
 
 
-def contingency_expected_total_error(c: int, epsilon: float, method: str) -> float:
+def contingency_expected_total_error(c: ArrayLike, epsilon: float, method: str) -> float | np.ndarray:
     """E sum over the c cells of the squared error.
 
     seed003: c - 1 cells of variance v = laplace_mse(1, epsilon/(c-1)), and the last
@@ -58,10 +57,10 @@ def contingency_expected_total_error(c: int, epsilon: float, method: str) -> flo
     = 4 (c - 1)^3 / epsilon^2. parallel: c laplace_mse(Delta, epsilon), Delta = 1 or 2.
     """
     c = check_positive_int(c, "c")
-    if c < 2:
+    if np.any(np.asarray(c) < 2):
         raise ValueError(f"c must be at least 2 cells, got c={c}")
     epsilon = check_epsilon(epsilon)
     if _check_method(method) == "seed003":
-        return 2 * (c - 1) * laplace_mse(1.0, epsilon / (c - 1))
-    sensitivity = 1.0 if method == "parallel_add_remove" else 2.0
-    return c * laplace_mse(sensitivity, epsilon)
+        return as_result(2 * (c - 1) * np.asarray(laplace_mse(1.0, epsilon / (c - 1))))
+    sensitivity = histogram_sensitivity(CONTINGENCY_METHODS[method])
+    return as_result(c * np.asarray(laplace_mse(sensitivity, epsilon)))

@@ -19,20 +19,26 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from dplab._checks import check_positive_int
+from dplab._checks import NEIGHBOURS, check_neighbours, check_positive_int
 
-__all__ = ["NEIGHBOURS", "check_neighbours", "l1_sensitivity", "neighbouring_tables", "stability"]
+__all__ = [
+    "NEIGHBOURS",
+    "check_neighbours",
+    "histogram_sensitivity",
+    "l1_sensitivity",
+    "neighbouring_tables",
+    "stability",
+]
 
-NEIGHBOURS = ("add_remove", "replace")
 Row = Mapping[str, object]
 Table = dict[str, np.ndarray]
 
 
-def check_neighbours(neighbours: str) -> str:
-    """neighbours must be "add_remove" or "replace"."""
-    if neighbours not in NEIGHBOURS:
-        raise ValueError(f"neighbours must be one of {NEIGHBOURS}, got neighbours={neighbours!r}")
-    return neighbours
+def histogram_sensitivity(neighbours: str = "add_remove") -> float:
+    """L1 sensitivity of a histogram of disjoint cells: 1 under add/remove (one cell
+    changes by one), 2 under replace-one (one cell loses a row, another gains it).
+    Seed 003, parallel composition; :func:`l1_sensitivity` derives both by brute force."""
+    return 1.0 if check_neighbours(neighbours) == "add_remove" else 2.0
 
 
 def _check_universe(universe: Sequence[Row]) -> list[str]:

@@ -3,8 +3,11 @@
 Noise mechanisms are scale families: Lap(b) = b Lap(1), N(0, s^2) = s N(0, 1).
 So a sweep over epsilon draws the *standard* errors once and scales them
 (common random numbers): the empirical curve is smooth, a slider only rescales,
-and the whole sweep costs one draw. Intervals: a normal (CLT) interval for means,
-Clopper-Pearson (``scipy.stats.binomtest``) for probabilities.
+and the whole sweep costs one draw. :func:`standard_draw` is the one cache of such
+draws (read-only arrays, so no caller can change what the next one sees).
+Intervals: a normal (CLT) interval for means, Clopper-Pearson
+(``scipy.stats.binomtest``) for probabilities, order statistics for quantiles, and
+:func:`bonferroni_confidence` for a family of checks.
 """
 
 from __future__ import annotations
@@ -16,29 +19,47 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from dplab._checks import check_positive_int, check_rng
+from dplab._checks import check_beta, check_choice, check_positive_int, check_rng
 
 __all__ = [
     "Estimate",
     "ScaledErrors",
+    "bonferroni_confidence",
     "mean_ci",
     "proportion_ci",
     "quantile_ci",
+    "standard_draw",
     "standard_errors",
     "standard_noise",
 ]
+
+NOISES = ("laplace", "gaussian")
 
 
 def standard_noise(
     noise: str, size: int | tuple[int, ...], rng: np.random.Generator | int | None = None
 ) -> np.ndarray:
     """Standard noise: ``"laplace"`` is Lap(0, 1), ``"gaussian"`` is N(0, 1)."""
+    check_choice(noise, NOISES, "noise")
     rng = check_rng(rng)
     if noise == "laplace":
         return rng.laplace(0.0, 1.0, size=size)
-    if noise == "gaussian":
-        return rng.standard_normal(size=size)
-    raise ValueError(f"noise must be 'laplace' or 'gaussian', got noise={noise!r}")
+    return rng.standard_normal(size=size)
+
+
+@lru_cache(maxsize=16)
+def standard_draw(noise: str, shape: int | tuple[int, ...], seed: int) -> np.ndarray:
+    """``standard_noise(noise, shape, default_rng(seed))``, cached and read-only: every
+    panel, figure and report row that scales the same standard draw shares one copy."""
+    z = standard_noise(noise, shape, np.random.default_rng(seed))
+    z.flags.writeable = False
+    return z
+
+
+def bonferroni_confidence(n_checks: int, family_error: float = 0.01) -> float:
+    """Per-check confidence 1 - family_error / n_checks: n interval checks of true
+    statements then all pass with probability >= 1 - family_error (Bonferroni)."""
+    return 1 - check_beta(family_error, "family_error") / check_positive_int(n_checks, "n_checks")
 
 
 @dataclass(frozen=True)
@@ -127,7 +148,8 @@ class ScaledErrors:
     """
 
     def __init__(self, standard_abs: np.ndarray):
-        self.standard_abs = np.asarray(standard_abs, dtype=float).ravel()
+        self.standard_abs = np.array(standard_abs, dtype=float).ravel()
+        self.standard_abs.flags.writeable = False
         self._sorted: np.ndarray | None = None
         self._moments: dict[int, tuple[float, float]] = {}  # p -> (mean, variance) of |Z|^p
 
@@ -143,13 +165,13 @@ class ScaledErrors:
     ) -> ScaledErrors:
         trials = check_positive_int(trials, "trials")
         k = check_positive_int(k, "k")
-        z = standard_noise(noise, (trials, k), rng)
-        np.abs(z, out=z)
-        if reduce == "max":
-            return cls(z.max(axis=1))
-        if reduce == "none":
-            return cls(z)
-        raise ValueError(f"reduce must be 'none' or 'max', got reduce={reduce!r}")
+        check_choice(reduce, ("none", "max"), "reduce")
+        return cls._from_standard(standard_noise(noise, (trials, k), rng), reduce)
+
+    @classmethod
+    def _from_standard(cls, z: np.ndarray, reduce: str) -> ScaledErrors:
+        z = np.abs(z)
+        return cls(z.max(axis=1) if reduce == "max" else z)
 
     @property
     def n(self) -> int:
@@ -194,15 +216,15 @@ class ScaledErrors:
         """The q-quantile of the absolute error at scale b, with its interval."""
         return quantile_ci(self.standard_abs, q, confidence).scaled(scale)
 
-    def errors(self, scale: float) -> np.ndarray:
-        """The absolute errors at one scale (for a histogram)."""
-        return scale * self.standard_abs
-
 
 @lru_cache(maxsize=32)
 def standard_errors(
     noise: str, trials: int, k: int = 1, reduce: str = "none", seed: int = 0
 ) -> ScaledErrors:
-    """``ScaledErrors.draw`` with a fixed integer seed, cached: a slider that only
-    changes a scale reuses the draw instead of simulating again."""
-    return ScaledErrors.draw(noise, trials, k=k, reduce=reduce, rng=np.random.default_rng(seed))
+    """``ScaledErrors.draw`` with a fixed integer seed from :func:`standard_draw`, cached: a
+    slider that only changes a scale reuses the draw instead of simulating again."""
+    check_choice(reduce, ("none", "max"), "reduce")
+    shape = (check_positive_int(trials, "trials"), check_positive_int(k, "k"))
+    if reduce == "max":  # only the maxima are kept: the large raw draw is not cached
+        return ScaledErrors._from_standard(standard_noise(noise, shape, np.random.default_rng(seed)), reduce)
+    return ScaledErrors._from_standard(standard_draw(noise, shape, seed), reduce)

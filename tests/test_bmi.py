@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import dplab
-from dplab.lessons import bmi_composition as lesson
 
 
 def test_slides_table_conversion_and_answers():
@@ -43,11 +42,9 @@ def test_algorithms_shapes_seeds_and_noise():
     a2 = dplab.bmi_algorithm_2(t, 0.5, rng=6, size=1000, neighbours="replace")
     z = np.random.default_rng(6).laplace(0, 1, size=(1000, 4))
     np.testing.assert_allclose(a2, (dplab.bmi_cells(t) + 4.0 * z) @ dplab.ANSWERS_FROM_CELLS.T)
-    # the widget's cached standard draw is exactly the algorithms' own noise
-    std = lesson._standard_answer_errors(6, 1000)
-    np.testing.assert_allclose((a2 - truth) / 4.0, std["2"], atol=1e-9)
-    np.testing.assert_allclose((dplab.bmi_algorithm_1(t, 2.0, rng=6, size=1000) - truth) / 2.0,
-                               std["1"], atol=1e-9)
+    np.testing.assert_allclose((dplab.bmi_algorithm_1(t, 2.0, rng=6, size=1000) - truth) / 2.0, z,
+                               atol=1e-9)  # Lap(4/eps) = Lap(2) on each answer
+    assert dplab.bmi_noise_scale(1, 2.0) == 2.0 and dplab.bmi_noise_scale(2, 0.5, "replace") == 4.0
 
 
 def test_algorithms_total_error_matches_theory():
@@ -62,9 +59,9 @@ def test_algorithms_total_error_matches_theory():
 def test_order_violation_formula_against_simulation():
     t = dplab.bmi_slides_table()
     for alg, eps in ((1, 0.7), (2, 0.3)):
-        r = lesson.inference_trials(t, alg, eps, 100_000, seed=alg)
+        r = dplab.bmi_inference_trials(t, alg, eps, 100_000, seed=alg)
         freq = dplab.proportion_ci(int(r["violated"].sum()), 100_000, 0.999)
-        assert freq.contains(lesson.order_violation_probability(alg, 3.0, eps))
+        assert freq.contains(dplab.bmi_order_violation_probability(alg, 3.0, eps))
 
 
 @pytest.mark.parametrize("call, error, message", [
@@ -77,7 +74,8 @@ def test_order_violation_formula_against_simulation():
      "epsilon must be finite and > 0, got epsilon=-1.0"),
     (lambda: dplab.bmi_algorithm_2(dplab.bmi_slides_table(), 1.0, neighbours="bounded"), ValueError,
      "neighbours must be one of"),
-    (lambda: dplab.bmi_expected_total_error(3, 1.0), ValueError, "algorithm must be 1 or 2"),
+    (lambda: dplab.bmi_expected_total_error(3, 1.0), ValueError,
+     r"algorithm must be one of \(1, 2\), got algorithm=3"),
     (lambda: dplab.bmi_cells({"sex": np.array(["X"]), "height_m": np.array([1.8]),
                               "weight_kg": np.array([70.0])}), ValueError, "'M' or 'F'"),
     (lambda: dplab.bmi_cells([("M", 1.8, 70)]), TypeError, "table must be a dict"),
@@ -87,22 +85,28 @@ def test_bad_input(call, error, message):
         call()
 
 
-def test_contingency_methods():
-    counts = np.array([5.0, 0.0, 12.0, 3.0])
-    seed003 = dplab.contingency_release(counts, 1.0, "seed003", rng=1, size=10)
-    np.testing.assert_allclose(seed003.sum(axis=1), counts.sum())  # the last cell is n - the rest
-    z = np.random.default_rng(1).laplace(0, 1, size=(10, 3))
-    np.testing.assert_allclose(seed003[:, :3], counts[:3] + 3.0 * z)  # Lap((c - 1)/eps)
-    for method in dplab.CONTINGENCY_METHODS:
-        noisy = dplab.contingency_release(counts, 0.7, method, rng=2, size=200_000)
-        est = dplab.mean_ci(np.sum((noisy - counts) ** 2, axis=1), 0.999)
-        assert est.contains(dplab.contingency_expected_total_error(4, 0.7, method)), method
-    assert dplab.contingency_expected_total_error(6, 1.0, "seed003") == pytest.approx(4 * 5**3)
-    assert dplab.contingency_expected_total_error(6, 1.0, "parallel_add_remove") == pytest.approx(12)
-    assert dplab.contingency_expected_total_error(6, 1.0, "parallel_replace") == pytest.approx(48)
-    with pytest.raises(ValueError, match="method must be one of"):
-        dplab.contingency_release(counts, 1.0, "halve")
-    with pytest.raises(ValueError, match="counts must be >= 0"):
-        dplab.contingency_release(-counts, 1.0, "seed003")
-    with pytest.raises(ValueError, match="at least 2 cells"):
-        dplab.contingency_expected_total_error(1, 1.0, "seed003")
+def test_theory_over_an_array_of_epsilon():
+    eps = np.array([0.3, 1.0, 2.5])
+    np.testing.assert_allclose(dplab.bmi_expected_total_error(1, eps), 128 / eps**2)
+    np.testing.assert_allclose(dplab.bmi_expected_total_error(2, eps, "replace"), 48 / eps**2)
+    c2 = 3.0
+    np.testing.assert_allclose(dplab.bmi_order_violation_probability(2, c2, eps), 0.5 * np.exp(-c2 * eps))
+    b = 4 / eps
+    np.testing.assert_allclose(dplab.bmi_order_violation_probability(1, c2, eps),
+                               0.5 * np.exp(-c2 / b) * (1 + c2 / (2 * b)))
+
+
+def test_totals_projection_removes_a_third():
+    assert dplab.bmi_totals_expected_error(1.0, projected=False) == pytest.approx(3 * 2 * 9)
+    assert dplab.bmi_totals_expected_error(1.0, projected=True) == pytest.approx(2 * 2 * 9)
+    r = dplab.bmi_totals_trials(1.0, 50_000, seed=3)
+    assert dplab.mean_ci(r["after"], 0.999).contains(dplab.bmi_totals_expected_error(1.0, True))
+    assert np.all(r["after"] <= r["before"] + 1e-9)
+
+
+def test_tall_counts_are_non_increasing_and_the_fit_never_hurts():
+    counts = dplab.tall_counts()
+    assert np.all(np.diff(counts) <= 0) and counts[0] <= 12_579
+    r = dplab.tall_counts_isotonic_trials(0.05, 500, seed=4)
+    assert np.all(np.diff(r["fitted"], axis=1) <= 1e-9)
+    assert np.all(r["after"] <= r["before"] + 1e-9)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 import dplab
@@ -23,8 +24,8 @@ def test_sequential_and_parallel():
     (lambda: dplab.sequential_composition([0.1], [1.5]), r"deltas\[0\] must be in \[0, 1\)"),
     (lambda: dplab.parallel_composition([math.nan]), r"epsilons\[0\]"),
     (lambda: dplab.transformation_epsilon(1.0, 0), "stability must be a positive integer"),
-    (lambda: dplab.subsampling_epsilon(1.0, 0.0), "p must be a sampling probability"),
-    (lambda: dplab.subsampling_epsilon(1.0, 1.5), "p must be a sampling probability"),
+    (lambda: dplab.subsampling_epsilon(1.0, 0.0), r"p must be a probability in \(0, 1\], got p=0.0"),
+    (lambda: dplab.subsampling_epsilon(1.0, 1.5), "p must be a probability"),
     (lambda: dplab.subsampling_epsilon(-1.0, 0.5), "epsilon must be finite"),
 ])
 def test_bad_input(call, message):
@@ -44,3 +45,8 @@ def test_subsampling_exact_formula_and_slide_claim():
         assert cross > 1.0
         assert dplab.subsampling_epsilon(cross * 0.99, p) < 2 * p * cross * 0.99
         assert dplab.subsampling_epsilon(cross * 1.01, p) > 2 * p * cross * 1.01
+
+
+def test_subsampling_accepts_an_array_of_epsilon():
+    eps = np.array([0.1, 1.0, 3.0])
+    np.testing.assert_allclose(dplab.subsampling_epsilon(eps, 0.2), np.log(1 + 0.2 * np.expm1(eps)))

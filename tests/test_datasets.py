@@ -8,7 +8,9 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from dplab.datasets import load_yrbss, table_size
+import dplab
+
+load_yrbss, table_size = dplab.load_yrbss, dplab.table_size
 
 
 def test_yrbss_shape_and_units():
@@ -33,3 +35,13 @@ def test_table_size_rejects_empty_and_ragged():
         table_size({})
     with pytest.raises(ValueError, match="equal lengths"):
         table_size({"a": np.zeros(2), "b": np.zeros(3)})
+
+
+def test_columns_are_read_only_and_cached():
+    a, b = load_yrbss(), load_yrbss()
+    assert a["height_m"] is b["height_m"] and a is not b  # one copy of the data, a new dict
+    with pytest.raises(ValueError, match="read-only"):
+        a["height_m"][0] = 0.0
+    assert not dplab.load_p_identity().flags.writeable
+    with pytest.raises(ValueError, match="name must be a file shipped in dplab/data"):
+        dplab.load_array("nothing.npy")

@@ -10,7 +10,8 @@ from hypothesis.extra.numpy import arrays
 from scipy.optimize import minimize
 
 import dplab
-from dplab.lessons.bmi_composition import ORDER_A_UB, ORDER_B_UB
+
+ORDER_A_UB, ORDER_B_UB = dplab.BMI_ORDER_A_UB, dplab.BMI_ORDER_B_UB
 
 
 def _slsqp(y, A_ub, b_ub, A_eq=None, b_eq=None):

@@ -1,59 +1,111 @@
-"""LAB_SPEC.md's layer rule: a dplab module imports only modules of its own layer or earlier."""
+"""LAB_SPEC.md's module map, checked on the import graph built from the sources.
+
+The library (everything outside dplab/lab/) imports only its own layer or earlier ones
+and never the lab; a lesson's report.py never reaches plots, widgets, matplotlib or
+ipywidgets; there is no import cycle; ``import dplab`` loads neither matplotlib nor
+ipywidgets.
+"""
 
 from __future__ import annotations
 
 import ast
-from pathlib import Path
+import subprocess
+import sys
 
-PACKAGE = Path(__file__).resolve().parents[1] / "dplab"
+from dplab.lab.sources import find_cycle, import_graph, module_files, reachable
 
-# Layer order of LAB_SPEC.md's module map. A new module must be given a layer here.
+# LAB_SPEC.md, "The module map": the library's layers, foundation first. A new library
+# module must be given a layer here (its dotted name or a package prefix).
 LAYERS = {
-    "_checks": 0, "_progress": 0,
-    "mechanisms": 1,
-    "composition": 2, "sensitivity": 2, "inference": 2,
-    "datasets": 3, "data": 3, "bmi": 3, "range_queries": 3, "sparse_vector": 3,
-    "net_mechanism": 3, "filters": 3, "contingency": 3, "range_optimization": 3,
-    "simulate": 4, "audit": 4, "report": 4,
-    "plots": 5, "widgets": 5,
-    "lessons": 6, "exercises": 6,
-    "figures": 7, "bench": 7, "browser": 7, "__main__": 7,
+    "dplab._checks": 0, "dplab.data": 0,
+    "dplab.mechanisms": 1,
+    "dplab.composition": 2, "dplab.zcdp": 2, "dplab.filters": 2, "dplab.sensitivity": 2,
+    "dplab.inference": 2,
+    "dplab.datasets": 3, "dplab.bmi": 3, "dplab.contingency": 3, "dplab.range_queries": 3,
+    "dplab.sparse_vector": 3, "dplab.net_mechanism": 3, "dplab.reconstruction": 3,
+    "dplab.simulate": 4, "dplab.audit": 4,
 }
+FACADES = {"dplab", "dplab.__main__"}  # may reach the lab: the flat API's lazy check, the CLI
+GUI = ("matplotlib", "ipywidgets", "IPython", "PIL")
 
 
-def _dplab_imports(tree: ast.AST) -> set[str]:
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "dplab":
-            parts = node.module.split(".")
-            if len(parts) > 1:
-                found.add(parts[1])
-            else:
-                found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[0] == "dplab" and len(parts) > 1:
-                    found.add(parts[1])
-    return found
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    for i in range(len(parts), 1, -1):
+        if ".".join(parts[:i]) in LAYERS:
+            return LAYERS[".".join(parts[:i])]
+    raise AssertionError(f"{module}: give it a layer in tests/test_layers.py")
 
 
-def test_every_module_has_a_layer_and_imports_only_earlier_layers():
+def _library() -> list[str]:
+    return [m for m in module_files() if m not in FACADES and not m.startswith("dplab.lab")]
+
+
+def test_no_import_cycles():
+    assert find_cycle(import_graph()) is None, find_cycle(import_graph())
+
+
+def test_the_cycle_finder_sees_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycle(graph) in (["a", "b", "c", "a"], ["b", "c", "a", "b"], ["c", "a", "b", "c"])
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_library_imports_only_its_own_or_earlier_layers_and_never_the_lab():
+    graph = import_graph()
     problems = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        rel = path.relative_to(PACKAGE).parts
-        top = rel[0].removesuffix(".py")
-        if top == "__init__":  # the facade re-exports every layer
-            continue
-        assert top in LAYERS, f"dplab/{'/'.join(rel)}: give module {top!r} a layer in this test"
-        for imported in _dplab_imports(ast.parse(path.read_text(encoding="utf-8"))):
-            assert imported in LAYERS, f"{path.name} imports unknown dplab.{imported}"
-            if LAYERS[imported] > LAYERS[top]:
-                problems.append(f"dplab/{'/'.join(rel)} (layer {LAYERS[top]}) imports "
-                                f"dplab.{imported} (layer {LAYERS[imported]})")
+    for module in _library():
+        for imported in graph[module]:
+            if imported.startswith("dplab.lab") or imported == "dplab":
+                problems.append(f"{module} imports {imported}")
+            elif _layer(imported) > _layer(module):
+                problems.append(f"{module} (layer {_layer(module)}) imports {imported} "
+                                f"(layer {_layer(imported)})")
     assert not problems, "\n".join(problems)
 
 
-def test_the_checker_sees_a_violation():
-    tree = ast.parse("from dplab.widgets import SliderPanel\nimport dplab.figures\n")
-    assert _dplab_imports(tree) == {"widgets", "figures"}
+def _third_party(module: str) -> set[str]:
+    tree = ast.parse(module_files()[module].read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_library_and_lesson_reports_need_no_plotting():
+    graph = import_graph()
+    reports = [m for m in module_files() if m.startswith("dplab.lab.lessons.") and m.endswith(".report")]
+    assert len(reports) >= 3
+    for start in _library() + reports:
+        for module in reachable(graph, {start}):
+            assert module not in ("dplab.lab.plots", "dplab.lab.widgets"), f"{start} reaches {module}"
+            gui = _third_party(module) & set(GUI)
+            assert not gui, f"{start} reaches {module}, which imports {gui}"
+
+
+def test_only_facades_import_the_facade():
+    graph = import_graph()
+    assert not [m for m, deps in graph.items() if "dplab" in deps and m not in FACADES]
+
+
+def test_import_dplab_loads_no_plotting_and_no_lab():
+    code = ("import sys, dplab; dplab.laplace_mse(1, 1.0); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            f"{GUI!r} or m.startswith('dplab.lab')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_every_library_module_is_in_the_flat_api():
+    import dplab
+
+    listed = {m.__name__ for m in dplab._LIBRARY}
+    exporting = {m for m in _library() if "__all__" in module_files()[m].read_text(encoding="utf-8")}
+    assert exporting - {"dplab._checks"} == listed
+    for module in dplab._LIBRARY:
+        for name in module.__all__:
+            assert getattr(dplab, name) is getattr(module, name)
+            assert name in dplab.__all__

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import dplab
-from dplab.lessons.bmi_composition import BMI_UNIVERSE, TWEET_UNIVERSE, f1, f2, first_k_words
+
+BMI_UNIVERSE, TWEET_UNIVERSE = dplab.BMI_UNIVERSE, dplab.TWEET_UNIVERSE
+f1, f2, first_k_words = dplab.bmi_f1, dplab.bmi_f2, dplab.first_k_words
 
 COUNT_UNIVERSE = [{"x": 0.0}, {"x": 1.0}]
 
@@ -49,8 +51,7 @@ def test_neighbouring_pairs_are_counted_exactly():
 
 
 def test_stability():
-    from dplab.lessons.bmi_composition import bmi_transform
-
+    bmi_transform = dplab.bmi_transform
     assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3) == 1
     assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3, "replace") == 1
     for k in (1, 2, 3):
@@ -66,3 +67,9 @@ def test_bad_input():
         dplab.l1_sensitivity(f1, BMI_UNIVERSE, 0)
     with pytest.raises(ValueError, match="same columns"):
         dplab.l1_sensitivity(f1, [{"a": 1}, {"b": 2}], 2)
+
+
+def test_histogram_sensitivity_is_what_brute_force_finds():
+    for neighbours in dplab.NEIGHBOURS:
+        assert dplab.histogram_sensitivity(neighbours) == dplab.l1_sensitivity(
+            dplab.bmi_cells, BMI_UNIVERSE, 3, neighbours)

@@ -7,7 +7,8 @@ import pytest
 from scipy import stats
 
 import dplab
-from dplab.simulate import ScaledErrors, standard_errors
+
+ScaledErrors, standard_errors = dplab.ScaledErrors, dplab.standard_errors
 
 
 def test_proportion_ci_is_clopper_pearson():
@@ -66,3 +67,19 @@ def test_quantile_ci_contains_the_true_quantile():
     errs = ScaledErrors.draw("laplace", 50_000, rng=8)
     est = errs.quantile(2.0, 0.95, 0.999)
     assert est.contains(2.0 * np.log(20))  # the 0.95 quantile of |Lap(2)| is 2 ln 20
+
+
+def test_standard_draw_is_cached_read_only_and_seeded():
+    z = dplab.standard_draw("laplace", (100, 3), 7)
+    assert z is dplab.standard_draw("laplace", (100, 3), 7)
+    np.testing.assert_array_equal(z, np.random.default_rng(7).laplace(0, 1, size=(100, 3)))
+    with pytest.raises(ValueError, match="read-only"):
+        z[0, 0] = 1.0
+    assert not standard_errors("gaussian", 50, seed=2).standard_abs.flags.writeable
+
+
+def test_bonferroni_confidence():
+    assert dplab.bonferroni_confidence(20, 0.01) == pytest.approx(0.9995)
+    assert dplab.bonferroni_confidence(1) == pytest.approx(0.99)
+    with pytest.raises(ValueError, match="n_checks must be a positive integer"):
+        dplab.bonferroni_confidence(0)

@@ -1,0 +1,188 @@
+"""``python -m dplab bench``: the performance table (medians and ratios, never timed tests).
+
+Rows: Monte Carlo sweep throughput as a ratio to the raw numpy generator rate
+measured in the same run (goal >= 0.5); widget callback medians without a browser
+(recompute <= 20 ms, recompute + redraw <= 100 ms); the browser slider-to-new-plot
+median (goal <= 300 ms); nbval time per notebook (goal <= 20 s).
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from dplab.lab.paths import notebook_path
+from dplab.lab.registry import lesson_reports
+from dplab.simulate import ScaledErrors
+
+TRIALS = 1_000_000
+
+
+def _median_time(fn, repeat: int = 7) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def sweep_throughput(noise: str, grid_points: int) -> tuple[float, float]:
+    """(sweep noise samples per second, raw generator samples per second).
+
+    The sweep draws TRIALS standard errors once and evaluates MSE, MAE and a tail
+    probability with intervals at ``grid_points`` epsilons: TRIALS * grid_points
+    noise samples' worth of estimates.
+    """
+    rng = np.random.default_rng(0)
+    raw = rng.laplace if noise == "laplace" else rng.standard_normal
+    raw_time = _median_time(lambda: raw(size=TRIALS) if noise != "laplace" else raw(0, 1, TRIALS))
+    scales = 1 / np.geomspace(0.05, 5, grid_points)
+
+    def sweep():
+        errs = ScaledErrors.draw(noise, TRIALS, rng=1)
+        errs.mse(scales)
+        errs.mae(scales)
+        errs.exceed(scales, 3 * scales)
+
+    return TRIALS * grid_points / _median_time(sweep), TRIALS / raw_time
+
+
+def widget_latency(make_panel, steps: dict[str, list]) -> tuple[float, float]:
+    """Median seconds of (recompute only, recompute + redraw) over slider values."""
+    panel = make_panel()
+    panel.timings.clear()
+    for name, values in steps.items():
+        for value in values:
+            panel.controls[name].value = value
+    recompute = statistics.median(t[0] for t in panel.timings)
+    full = statistics.median(t[1] for t in panel.timings)
+    return recompute, full
+
+
+def browser_latency(notebook: Path, steps: int = 10) -> float | None:
+    """Median seconds from a slider key press to a new plot image in Chromium (None: no browser)."""
+    from dplab.lab.browser import CHROMIUM, chromium_page, slider_step, voila_server
+
+    if not Path(CHROMIUM).exists():
+        return None
+    times = []
+    with voila_server(notebook) as url, chromium_page(url) as page:
+        for i in range(steps):
+            elapsed, _, _ = slider_step(page, "epsilon", key="ArrowRight" if i % 2 == 0 else "ArrowLeft")
+            times.append(elapsed)
+    return statistics.median(times)
+
+
+def nbval_time(notebook: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env",
+                    "-p", "no:cacheprovider", str(notebook)], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def range_query_rows() -> list[tuple[str, str, str]]:
+    """Notebook 3's scale targets: O(k) inference, O(k) all-range error, vs dense least squares."""
+    import tracemalloc
+
+    from dplab.range_queries.errors import all_range_total_error
+    from dplab.range_queries.strategies import consistent_tree_estimate, range_strategy
+
+    rows = []
+    rng = np.random.default_rng(0)
+    for b in (2, 16):
+        peaks = {}
+        for k in (2**16, 2**20):  # both powers of 2 and of 16: no padding
+            s = range_strategy("hierarchy", k, b)
+            x = np.zeros(k)
+            tracemalloc.start()
+            s.reconstruct(s.measure(x, 1.0, rng=rng))
+            peaks[k] = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        t = _median_time(lambda s=s, x=x: s.reconstruct(s.measure(x, 1.0, rng=rng)), repeat=5)
+        rows.append((f"hierarchy b={b} + inference, k = 2^20: measure + reconstruct", f"{t:.3f} s",
+                     "<= 1 s"))
+        rows.append(("  peak memory / bin at k = 2^16, 2^20 (linear: equal)",
+                     f"{peaks[2**16] / 2**16:.0f} B, {peaks[2**20] / 2**20:.0f} B", "linear"))
+    errors = rng.normal(size=(100, 2**16))
+    t = _median_time(lambda: all_range_total_error(errors), repeat=5)
+    rows.append(("all-range total error, k = 2^16, 100 trials", f"{t:.3f} s", "<= 2 s"))
+    s = range_strategy("hierarchy", 2**10, 2)
+    a = s.apply(np.eye(2**10)).T  # dense strategy matrix, measurements x bins
+    y = s.measure(np.zeros(2**10), 1.0, rng=rng)
+    fast = _median_time(lambda: consistent_tree_estimate(y, 2), repeat=7)
+    dense = _median_time(lambda: np.linalg.lstsq(a, y, rcond=None), repeat=3)
+    diff = np.max(np.abs(consistent_tree_estimate(y, 2) - np.linalg.lstsq(a, y, rcond=None)[0]))
+    rows.append(("O(k) inference vs dense lstsq, k = 2^10: speed-up", f"{dense / fast:.0f}x "
+                 f"(max diff {diff:.1e})", ">= 100x, <= 1e-8"))
+    return rows
+
+
+def _range_panel_at(k: int):
+    from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.views import range_panel
+
+    panel = range_panel()
+    panel.controls["k"].value = k  # the first visit draws; the timed steps only rescale
+    return panel
+
+
+def panel_cases() -> dict[str, list]:
+    """Per notebook: (label, make panel, {control: values}) of the widget latency rows."""
+    from dplab.lab.lessons.l01_laplace_vs_gaussian import views as l01
+    from dplab.lab.lessons.l02_bmi_parallel_composition import views as l02
+
+    eps_values = list(np.geomspace(0.1, 4, 12))
+    return {
+        "01": [("01 error panel (epsilon)", l01.laplace_error_panel, {"epsilon": eps_values}),
+               ("01 k panel (epsilon, delta, k)", l01.k_query_panel,
+                {"epsilon": eps_values[:6], "delta": [1e-3, 1e-9, 1e-6], "k": [5, 50, 150]})],
+        "02": [("02 BMI panel (epsilon, algorithm, neighbours)", l02.bmi_panel,
+                {"epsilon": eps_values[:8], "algorithm": ["Algorithm 1", "Algorithm 2", "both"],
+                 "neighbours": ["replace", "add_remove"]})],
+        "03": [("03 range panel at k = 4096 (epsilon)", lambda: _range_panel_at(4096),
+                {"epsilon": eps_values})],
+    }
+
+
+def run_bench(browser: bool = True, notebook: str | None = None) -> int:
+    """Print the table; ``notebook`` ("03") limits it to that notebook's rows."""
+    rows: list[tuple[str, str, str]] = []
+    reports = lesson_reports()
+    prefixes = [r.PREFIX for r in reports]
+    if notebook is not None and notebook not in prefixes:
+        raise ValueError(f"notebook must be one of {prefixes}, got notebook={notebook!r}")
+    if notebook is None:
+        for noise in ("laplace", "gaussian"):
+            for grid in (1, 20):
+                rate, raw = sweep_throughput(noise, grid)
+                rows.append((f"sweep {noise}, {grid} eps, 1e6 trials: rate / raw numpy rate",
+                             f"{rate / raw:.2f} ({rate / 1e6:.0f} M/s vs {raw / 1e6:.0f} M/s)", ">= 0.5"))
+    cases = panel_cases()
+    for report in reports:
+        if notebook is not None and report.PREFIX != notebook:
+            continue
+        for label, make, steps in cases.get(report.PREFIX, []):
+            recompute, full = widget_latency(make, steps)
+            rows.append((f"widget {label}: recompute median", f"{recompute * 1e3:.1f} ms", "<= 20 ms"))
+            rows.append((f"widget {label}: recompute + redraw median", f"{full * 1e3:.1f} ms",
+                         "<= 100 ms"))
+        if report.PREFIX == "03":
+            rows += range_query_rows()
+        nb = notebook_path(report.NOTEBOOK)
+        if browser:
+            latency = browser_latency(nb)
+            rows.append((f"browser {report.PREFIX}: slider to new plot median",
+                         "no /usr/bin/chromium" if latency is None else f"{latency * 1e3:.0f} ms",
+                         "<= 300 ms"))
+        rows.append((f"nbval {report.NOTEBOOK}", f"{nbval_time(nb):.1f} s", "<= 20 s"))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure'.ljust(width)} | {'median / ratio':<34} | goal")
+    print(f"{'-' * width}-|-{'-' * 34}-|-------")
+    for name, value, goal in rows:
+        print(f"{name.ljust(width)} | {value:<34} | {goal}")
+    return 0

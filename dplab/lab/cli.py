@@ -1,0 +1,67 @@
+"""The lab's command line: ``python -m dplab figures | answers | bench | optimise | stamp``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dplab", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    fig = sub.add_parser("figures", help="regenerate figures/ and figures/REPORT.md")
+    fig.add_argument("--out", default=None, help="output folder (default: the checkout's figures/)")
+    sub.add_parser("answers", help="print the teacher's key to every exercise")
+    bench = sub.add_parser("bench", help="print the performance table")
+    bench.add_argument("--no-browser", action="store_true", help="skip the Chromium measurements")
+    bench.add_argument("--notebook", default=None,
+                       help="measure one notebook's rows only, by its number (e.g. 03)")
+    sub.add_parser("optimise", help="re-optimise the shipped k = 256 p-Identity strategy (dplab/data)")
+    stamp = sub.add_parser("stamp", help="write each notebook's source fingerprint into its metadata")
+    stamp.add_argument("notebooks", nargs="+")
+    args = parser.parse_args(argv)
+
+    if args.command == "figures":
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from dplab.lab.figures import write_figures
+        from dplab.lab.paths import figures_dir
+
+        out = args.out or figures_dir()
+        rows = write_figures(out)
+        failed = [row.id for row in rows if not row.passed]
+        print(f"wrote {out}/REPORT.md: {len(rows) - len(failed)} PASS, {len(failed)} FAIL")
+        if failed:
+            print("FAIL: " + ", ".join(failed), file=sys.stderr)
+            return 1
+        return 0
+    if args.command == "answers":
+        from dplab.lab.registry import answer_key
+
+        print(answer_key())
+        return 0
+    if args.command == "bench":
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from dplab.lab.bench import run_bench
+
+        return run_bench(browser=not args.no_browser, notebook=args.notebook)
+    if args.command == "optimise":
+        from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import write_p_identity
+        from dplab.lab.paths import data_dir
+        from dplab.range_queries.optimization import P_IDENTITY_FILE
+
+        path = data_dir() / P_IDENTITY_FILE
+        theta = write_p_identity(path)
+        print(f"wrote {path} ({theta.shape[0]} x {theta.shape[1]}); run make figures notebooks next")
+        return 0
+    if args.command == "stamp":
+        from dplab.lab.sources import stamp_notebook
+
+        for path in args.notebooks:
+            stamp_notebook(path)
+            print(f"stamped {path}")
+        return 0
+    return 2  # pragma: no cover

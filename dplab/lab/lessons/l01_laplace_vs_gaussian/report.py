@@ -1,0 +1,220 @@
+"""Lesson 1, Laplace vs Gaussian: its constants, small tables, report rows and exercises.
+
+Notebook ``notebooks/01_laplace_vs_gaussian.ipynb``. Seeds 003 (Laplace slides), 004
+(Theorem 3), 000 (Laplace error) and 002 (Gaussian, zCDP). No plotting here: the
+figures and panels are in ``views.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dplab.datasets import load_yrbss, table_size
+from dplab.lab.exercises import Exercise
+from dplab.lab.report import ReportRow
+from dplab.mechanisms.gaussian import (
+    gaussian_delta,
+    gaussian_laplace_crossover_k,
+    gaussian_mechanism,
+    gaussian_mse,
+    gaussian_privacy_loss,
+    gaussian_sigma,
+    gaussian_sigma_zcdp,
+    gaussian_tail_probability,
+    hockey_stick_samples,
+)
+from dplab.mechanisms.laplace import (
+    laplace_accuracy_k,
+    laplace_mae,
+    laplace_mechanism,
+    laplace_mse,
+    laplace_scale,
+    laplace_scale_k,
+    laplace_tail_bound,
+    laplace_tail_probability,
+)
+from dplab.simulate import mean_ci, proportion_ci, standard_errors
+from dplab.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
+
+NOTEBOOK = "01_laplace_vs_gaussian.ipynb"
+PREFIX = "01"
+SEED = 2026
+TRIALS = 200_000
+HEIGHT_CLIP = (1.2, 2.1)  # metres: data-independent clipping bounds for the mean
+TALL = 1.80  # metres: the count query counts students at least this tall
+BETA = 0.05
+ACC_K = np.array([1, 3, 10, 30, 100, 300, 1000])
+ACC_TRIALS = 20_000
+
+
+def tail_probabilities(t: float) -> tuple[float, float]:
+    """Pr[|X| >= t] for X ~ Lap(0, 1/sqrt 2) and X ~ N(0, 1): both have variance 1."""
+    return laplace_tail_probability(t, math.sqrt(0.5)), gaussian_tail_probability(t, 1.0)
+
+
+def real_data_queries(table: dict[str, np.ndarray] | None = None) -> dict[str, float]:
+    """The count and mean queries of the notebook with their sensitivities.
+
+    count: # students at least 1.80 m tall; sensitivity 1 (add/remove or replace-one).
+    mean: mean height clipped to [1.2, 2.1] m with n public; sensitivity (b - a)/n
+    under replace-one neighbours (n is public, so add/remove does not apply).
+    """
+    table = load_yrbss() if table is None else table
+    n = table_size(table)
+    a, b = HEIGHT_CLIP
+    heights = np.clip(table["height_m"], a, b)
+    return {
+        "n": n,
+        "count": float(np.sum(table["height_m"] >= TALL)),
+        "count_sensitivity": 1.0,
+        "mean": float(heights.mean()),
+        "mean_sensitivity": (b - a) / n,
+    }
+
+
+def release_real_data(epsilon: float, trials: int, seed: int = SEED) -> dict[str, np.ndarray]:
+    """``trials`` independent Laplace releases of the count and the mean (epsilon each)."""
+    q = real_data_queries()
+    rng = np.random.default_rng(seed)
+    return {
+        "count": laplace_mechanism(q["count"], q["count_sensitivity"], epsilon, size=trials, rng=rng),
+        "mean": laplace_mechanism(q["mean"], q["mean_sensitivity"], epsilon, size=trials, rng=rng),
+    }
+
+
+def k_query_sigmas(epsilon: float, delta: float) -> dict[str, float | None]:
+    """Per-query noise std for k = 1 query of sensitivity 1 under each calibration.
+
+    For k queries the Gaussian's L2 sensitivity is sqrt(k), so its std is
+    sqrt(k) times these; Laplace's L1 sensitivity is k, so its scale is k / epsilon.
+    zCDP: rho from (epsilon, delta) by the simple conversion, sigma = 1/sqrt(2 rho).
+    The classical calibration exists only for epsilon < 1 (None otherwise).
+    """
+    return {
+        "analytic": gaussian_sigma(1.0, epsilon, delta),
+        "classical": gaussian_sigma(1.0, epsilon, delta, "classical") if epsilon < 1 else None,
+        "zcdp": gaussian_sigma_zcdp(1.0, approx_dp_to_zcdp(epsilon, delta)),
+    }
+
+
+def max_error_samples(k: int, trials: int = ACC_TRIALS, seed: int = SEED) -> np.ndarray:
+    """max_i |Z_i| over k standard Laplace draws, ``trials`` times."""
+    return standard_errors("laplace", trials, k=k, reduce="max", seed=seed).standard_abs
+
+
+def gaussian_privacy_loss_samples(sigma: float, sensitivity: float, trials: int, seed: int) -> np.ndarray:
+    """Privacy-loss samples of the Gaussian mechanism: L(Y) with Y drawn on D (f(D) = 0)."""
+    y = gaussian_mechanism(0.0, sigma, size=trials, rng=seed)
+    return gaussian_privacy_loss(y, sigma, sensitivity)
+
+
+def _crossover_brute_force(epsilon: float, delta: float) -> int:
+    """The definition, tried k = 1, 2, ...: the smallest k at which the analytic Gaussian
+    for L2 sensitivity sqrt(k) has a smaller variance than Laplace for L1 sensitivity k."""
+    k = 1
+    while gaussian_sigma(math.sqrt(k), epsilon, delta) ** 2 >= laplace_mse(k, epsilon):
+        k += 1
+    return k
+
+
+def report_rows(seed: int = SEED) -> list[ReportRow]:
+    """This lesson's rows of figures/REPORT.md (intervals computed by report.evaluate_rows)."""
+    n = 400_000
+    lap = standard_errors("laplace", n, seed=seed)
+    eps = 0.5
+    b = laplace_scale(1, eps)
+    t = laplace_tail_bound(1, eps, BETA)
+    q = real_data_queries()
+    rel = release_real_data(1.0, n, seed)
+    count_sq = (rel["count"] - q["count"]) ** 2
+    mean_sq = (rel["mean"] - q["mean"]) ** 2
+
+    def failure(k: int, delta: float | None, trials: int):
+        alpha = laplace_accuracy_k(1, k, 1.0, BETA, delta)
+        scale = laplace_scale_k(1, k, 1.0, delta)
+        m = standard_errors("laplace", trials, k=k, reduce="max", seed=seed).standard_abs
+        fails = int(np.sum(scale * m > alpha))
+        return lambda c: proportion_ci(fails, trials, c)
+
+    eps_g, delta_g = 1.0, 1e-3
+    sig_a = gaussian_sigma(1, eps_g, delta_g)
+    sig_c = gaussian_sigma(1, 0.5, delta_g, "classical")
+    hs_a = hockey_stick_samples(gaussian_privacy_loss_samples(sig_a, 1, 2_000_000, seed), eps_g)
+    hs_c = hockey_stick_samples(gaussian_privacy_loss_samples(sig_c, 1, 2_000_000, seed), 0.5)
+    rho = 0.5
+    sig_z = gaussian_sigma_zcdp(1, rho)
+    z_sq = (gaussian_mechanism(0.0, sig_z, size=n, rng=seed + 7)) ** 2
+
+    return [
+        ReportRow("01.laplace_mse", "E[err²] = 2(Δ/ε)²", "003", f"Δ=1, ε={eps}, n={n}",
+                  laplace_mse(1, eps), "=", interval=lambda c: lap.mse(b, c)),
+        ReportRow("01.laplace_mae", "E|err| = Δ/ε", "004", f"Δ=1, ε={eps}, n={n}",
+                  laplace_mae(1, eps), "=", interval=lambda c: lap.mae(b, c)),
+        ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004",
+                  f"Δ=1, ε={eps}, β={BETA}, n={n}", BETA, "=",
+                  interval=lambda c: lap.exceed(b, t, c)),
+        ReportRow("01.count_mse", "count query: E[err²] = 2(1/ε)²", "003",
+                  f"YRBSS # height ≥ {TALL} m, ε=1, n={n}", laplace_mse(1, 1.0), "=",
+                  interval=lambda c: mean_ci(count_sq, c)),
+        ReportRow("01.mean_mse", "clipped mean: E[err²] = 2((b-a)/(n ε))²", "003",
+                  f"YRBSS height in {list(HEIGHT_CLIP)} m, ε=1, n={n}",
+                  laplace_mse(q["mean_sensitivity"], 1.0), "=",
+                  interval=lambda c: mean_ci(mean_sq, c)),
+        ReportRow("01.accuracy_pure", "Pr[max_i |err_i| > Δ(k/ε) ln(k/β)] ≤ β", "004",
+                  f"Δ=1, k=10, ε=1, β={BETA}, n=100000", BETA, "<=",
+                  interval=failure(10, None, 100_000)),
+        ReportRow("01.accuracy_approx", "Pr[max_i |err_i| > Δ(√(8k ln(1/δ))/ε) ln(k/β)] ≤ β", "004",
+                  f"Δ=1, k=200, ε=1, δ=1e-6, β={BETA}, n=20000", BETA, "<=",
+                  interval=failure(200, 1e-6, 20_000)),
+        ReportRow("01.gauss_analytic_delta", "analytic σ: E[(1 - e^(ε-L))+] = δ", "002",
+                  f"Δ=1, ε={eps_g}, δ={delta_g}, σ={sig_a:.4f}, n=2000000", delta_g, "=",
+                  interval=lambda c: mean_ci(hs_a, c)),
+        ReportRow("01.gauss_classical_delta", "classical σ = Δ√(2 ln(1.25/δ))/ε: δ(σ) ≤ δ", "002",
+                  f"Δ=1, ε=0.5, δ={delta_g}, σ={sig_c:.4f}, n=2000000", delta_g, "<=",
+                  interval=lambda c: mean_ci(hs_c, c)),
+        ReportRow("01.gauss_zcdp_mse", "zCDP σ = Δ/√(2ρ): E[err²] = σ²", "002",
+                  f"Δ=1, ρ={rho}, n={n}", gaussian_mse(sig_z), "=",
+                  interval=lambda c: mean_ci(z_sq, c)),
+        ReportRow("01.gauss_delta_reference", "δ(σ=1, Δ=1, ε=1), Balle-Wang Thm 8", "002",
+                  "dp-accounting 0.6.0 reference", 0.1269367375, "exact",
+                  value=gaussian_delta(1.0, 1.0, 1.0), rel_tol=1e-8),
+        ReportRow("01.zcdp_reference", "ρ=0.5 zCDP → ε = ρ + 2√(ρ ln(1/δ))", "002",
+                  "δ=1e-6, dp-accounting 0.6.0 reference", 5.756522, "exact",
+                  value=zcdp_to_approx_dp(0.5, 1e-6), rel_tol=1e-6),
+        ReportRow("01.crossover_k", "smallest k with k σ₁² < 2(k/ε)² (closed form vs search)",
+                  "002/004", "ε=1, δ=1e-6", _crossover_brute_force(1.0, 1e-6), "exact",
+                  value=gaussian_laplace_crossover_k(1.0, 1e-6)),
+    ]
+
+
+# ------------------------------------------------------------ exercises
+
+EXERCISES = [
+    Exercise("01.1", "A count (sensitivity 1) is released with the Laplace mechanism at "
+             "epsilon = 0.5. What is the mean squared error of the release?",
+             lambda: laplace_mse(1, 0.5), "MSE of Lap(b) is 2 b², with b = Δ/ε.",
+             "b = Δ/ε = 1/0.5 = 2, and Var Lap(b) = 2b² = 2 · 4 = 8."),
+    Exercise("01.2", "At epsilon = 1, a noisy count is off by at least t with probability 5%. "
+             "What is t?", lambda: laplace_tail_bound(1, 1.0, 0.05),
+             "Pr[|Lap(b)| ≥ t] = exp(-t/b); solve exp(-t/b) = β.",
+             "b = 1; exp(-t) = 0.05 gives t = ln(1/0.05) = ln 20 ≈ 3.00."),
+    Exercise("01.3", "The mean height of the n = 12,579 YRBSS students, clipped to [1.2, 2.1] m "
+             "with n public, is released at epsilon = 0.1. What is the Laplace scale b (in m)?",
+             lambda: laplace_scale(real_data_queries()["mean_sensitivity"], 0.1),
+             "Replacing one student moves the clipped mean by at most (b - a)/n; divide by ε.",
+             "Δ = (2.1 - 1.2)/12579 ≈ 7.155e-5 m, so b = Δ/ε ≈ 7.155e-4 m (under a millimetre)."),
+    Exercise("01.4", "k counts (sensitivity 1 each) at epsilon = 1, delta = 1e-6: from which k "
+             "on does the analytic Gaussian have a lower MSE per count than Laplace?",
+             lambda: gaussian_laplace_crossover_k(1.0, 1e-6),
+             "Laplace pays L1 sensitivity k, the Gaussian L2 sensitivity √k; use the k panel.",
+             "Per count, Laplace has MSE 2(k/ε)² and the Gaussian k σ₁² with σ₁ = the analytic σ "
+             "for Δ₂ = 1 (≈ 4.22 here); the Gaussian wins once k > σ₁² ε²/2 ≈ 8.92, i.e. from k = 9.",
+             rel_tol=0.0),
+    Exercise("01.5", "k = 100 counts under pure epsilon = 1: what alpha does seed 004 "
+             "Theorem 3 guarantee with beta = 0.05?", lambda: laplace_accuracy_k(1, 100, 1.0, 0.05),
+             "α = Δ (k/ε) ln(k/β): a union bound over k Laplace tails.",
+             "Each count gets ε/k, so b = k/ε = 100; a union bound over the k tails at β/k each "
+             "gives α = b ln(k/β) = 100 ln 2000 ≈ 760."),
+]

@@ -1,0 +1,258 @@
+"""Lesson 1, Laplace vs Gaussian: its figures and widget panels (one View per panel).
+
+Notebook ``notebooks/01_laplace_vs_gaussian.ipynb`` and ``python -m dplab figures``
+both call these functions, so the stored figures and the notebook show the same thing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from dplab._checks import check_epsilon
+from dplab.lab.lessons.l01_laplace_vs_gaussian.report import (
+    ACC_K,
+    ACC_TRIALS,
+    BETA,
+    SEED,
+    TRIALS,
+    k_query_sigmas,
+    tail_probabilities,
+)
+from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
+from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, k_slider
+from dplab.mechanisms.gaussian import gaussian_laplace_crossover_k
+from dplab.mechanisms.laplace import (
+    laplace_accuracy_k,
+    laplace_accuracy_k_exact,
+    laplace_mae,
+    laplace_mse,
+    laplace_scale,
+    laplace_scale_k,
+    laplace_tail_bound,
+)
+from dplab.simulate import Estimate, standard_draw, standard_errors
+
+EPS_LINE = np.geomspace(0.05, 5.0, 200)
+EPS_POINTS = np.geomspace(0.08, 4.0, 10)
+K_MAX = 200
+K_LINE = np.arange(1, K_MAX + 1)
+K_POINTS = np.array([1, 2, 5, 10, 20, 50, 100, 200])
+
+
+# ------------------------------------------------------------ static figures
+
+
+def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0)):
+    """Lap(0, b) densities for several b = Delta/epsilon (seed 003)."""
+    fig, (ax,) = new_figure(1, width=6.0)
+    x = np.linspace(-10, 10, 801)
+    for b in scales:
+        ax.plot(x, stats.laplace.pdf(x, scale=b), label=f"b = {b:g}  (e.g. Δ = 1, ε = {1 / b:g})")
+    ax.set(xlabel="noise x", ylabel="density", title="Laplace densities  p(x) = exp(-|x|/b) / (2b)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def figure_laplace_vs_normal():
+    """Laplace(0, sqrt(1/2)) and N(0, 1): equal variance, different tails (seed 003)."""
+    fig, (ax, ax_tail) = new_figure(2)
+    x = np.linspace(-4, 4, 801)
+    b = math.sqrt(0.5)
+    ax.plot(x, stats.laplace.pdf(x, scale=b), color=COLORS["laplace"], label="Laplace(0, √(1/2))")
+    ax.plot(x, stats.norm.pdf(x), color=COLORS["normal"], label="N(0, 1)")
+    ax.set(xlabel="x", ylabel="density", title="same variance 1")
+    ax.legend(fontsize=8)
+    t = np.linspace(0, 5, 201)
+    lap, norm = tail_probabilities(t)
+    ax_tail.semilogy(t, lap, color=COLORS["laplace"], label="Laplace: exp(-√2 t)")
+    ax_tail.semilogy(t, norm, color=COLORS["normal"], label="normal: 2Φ(-t)")
+    ax_tail.set(xlabel="t", ylabel="Pr[|X| ≥ t]", title="tails (log scale)", ylim=(1e-7, 1.5))
+    ax_tail.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------ panel 1: Laplace error vs epsilon
+
+
+def _signed_laplace(seed: int) -> np.ndarray:
+    """The signed standard Laplace draw behind the noise histogram (cached, read-only)."""
+    return standard_draw("laplace", TRIALS, seed + 1)
+
+
+class LaplaceErrorView:
+    """MSE and MAE of Lap(1/epsilon) against epsilon, and the noise histogram at one epsilon."""
+
+    BINS = np.linspace(-8, 8, 161)
+
+    def __init__(self):
+        self.fig, (ax, ax_hist) = new_figure(2, width=5.2, height=3.6)
+        self.mse = TheoryVsEmpirical(ax, color=COLORS["laplace"], label="MSE 2/ε²")
+        self.mae = TheoryVsEmpirical(ax, color=COLORS["bound"], label="MAE 1/ε", marker="s")
+        self.here = ax.axvline(1.0, color="k", lw=0.8, ls=":")
+        ax.set(xscale="log", yscale="log", xlim=(0.05, 5), ylim=(0.05, 2000),
+               xlabel="ε", ylabel="error (count, Δ = 1)", title="Laplace error against ε")
+        ax.legend(fontsize=7, loc="upper right")
+        self.hist = ax_hist.stairs(np.full(len(self.BINS) - 1, 1e-9), self.BINS,
+                                   color=COLORS["laplace"], baseline=1e-9, label="simulated noise")
+        (self.density,) = ax_hist.plot([], [], color="k", lw=1.2, label="Lap(0, 1/ε) density")
+        self.tails = [ax_hist.axvline(0, color=COLORS["bound"], ls="--", lw=1) for _ in range(2)]
+        self.tails[0].set_label(f"±(1/ε) ln(1/β), β = {BETA}")
+        ax_hist.set(xlim=(-8, 8), yscale="log", ylim=(1e-4, 5), xlabel="noise",
+                    ylabel="density (log scale)", title="noise of one release at the chosen ε")
+        ax_hist.legend(fontsize=7, loc="upper left")
+        self.ax_hist = ax_hist
+        self.fig.tight_layout()
+        self.dynamic = [*self.mse.artists, *self.mae.artists, self.here, self.hist, self.density,
+                        *self.tails]
+
+    def update(self, values: dict, seed: int) -> str:
+        eps = check_epsilon(values["epsilon"])
+        errs = standard_errors("laplace", TRIALS, seed=seed)
+        scales = 1 / EPS_POINTS
+        self.mse.update(EPS_LINE, 2 / EPS_LINE**2, EPS_POINTS, errs.mse(scales))
+        self.mae.update(EPS_LINE, 1 / EPS_LINE, EPS_POINTS, errs.mae(scales))
+        self.here.set_xdata([eps, eps])
+        b = laplace_scale(1, eps)
+        counts, _ = np.histogram(b * _signed_laplace(seed), self.BINS)
+        width = self.BINS[1] - self.BINS[0]
+        dens = counts / (TRIALS * width)
+        self.hist.set_data(np.maximum(dens, 1e-9), self.BINS)
+        x = np.linspace(-8, 8, 401)
+        pdf = stats.laplace.pdf(x, scale=b)
+        self.density.set_data(x, pdf)
+        t = laplace_tail_bound(1, eps, BETA)
+        for line, sign in zip(self.tails, (1, -1), strict=True):
+            line.set_xdata([sign * t, sign * t])
+        mse, mae = errs.mse(b), errs.mae(b)
+        tail = errs.exceed(b, t)
+        return (
+            f"<b>ε = {eps:.3g}</b> (scale b = {b:.3g}) &nbsp; "
+            f"MSE: theory {laplace_mse(1, eps):.4g}, simulated {float(mse.estimate):.4g} &nbsp; "
+            f"MAE: theory {laplace_mae(1, eps):.4g}, simulated {float(mae.estimate):.4g} &nbsp; "
+            f"Pr[|err| ≥ {t:.3g}]: theory {BETA}, simulated {float(tail.estimate):.4f}"
+        )
+
+
+def figure_laplace_error(epsilon: float = 1.0, seed: int = SEED):
+    view = LaplaceErrorView()
+    view.update({"epsilon": epsilon}, seed)
+    view.ax_hist.set_title(f"noise of one release at ε = {epsilon:g}")
+    return view.fig
+
+
+def laplace_error_panel(seed: int = SEED) -> SliderPanel:
+    view = LaplaceErrorView()
+    return SliderPanel(view.fig, view.update, {"epsilon": epsilon_slider(1.0)}, seed=seed,
+                       dynamic=view.dynamic)
+
+
+# ------------------------------------------------------------ panel 2: k queries
+
+
+class KQueryView:
+    """Per-coordinate MSE of k queries: Laplace (L1, k/ε) against three Gaussian calibrations."""
+
+    def __init__(self):
+        self.fig, (ax,) = new_figure(1, width=8.6, height=3.8)
+        self.lines = {
+            "laplace": TheoryVsEmpirical(ax, color=COLORS["laplace"], label="Laplace 2(k/ε)²"),
+            "analytic": TheoryVsEmpirical(ax, color=COLORS["analytic"], label="Gaussian, analytic"),
+            "classical": TheoryVsEmpirical(ax, color=COLORS["classical"], theory_style="--",
+                                           label="Gaussian, classical (ε < 1 only)", marker="^"),
+            "zcdp": TheoryVsEmpirical(ax, color=COLORS["zcdp"], label="Gaussian, zCDP", marker="s"),
+        }
+        self.cross = ax.axvline(1, color="k", lw=1, ls="--", label="crossover k")
+        self.here = ax.axvline(1, color="k", lw=0.8, ls=":")
+        ax.set(xscale="log", yscale="log", xlim=(0.9, K_MAX * 1.1), ylim=(1e-2, 1e8),
+               xlabel="number of queries k",
+               ylabel="MSE per query (Δ = 1)")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.set_title("per-query MSE of k counts at the chosen ε, δ")
+        self.ax = ax
+        self.fig.tight_layout()
+        self.dynamic = [a for line in self.lines.values() for a in line.artists]
+        self.dynamic += [self.cross, self.here]
+
+    def update(self, values: dict, seed: int) -> str:
+        eps, delta, k = values["epsilon"], values["delta"], int(values["k"])
+        sigmas = k_query_sigmas(eps, delta)
+        lap = standard_errors("laplace", TRIALS, seed=seed)
+        gauss = standard_errors("gaussian", TRIALS, seed=seed + 1)
+        self.lines["laplace"].update(K_LINE, 2 * (K_LINE / eps) ** 2, K_POINTS,
+                                     lap.mse(K_POINTS / eps))
+        for name in ("analytic", "classical", "zcdp"):
+            s = sigmas[name]
+            self.lines[name].set_visible(s is not None)
+            if s is not None:
+                self.lines[name].update(K_LINE, K_LINE * s**2, K_POINTS,
+                                        gauss.mse(np.sqrt(K_POINTS) * s))
+        cross = gaussian_laplace_crossover_k(eps, delta)
+        self.cross.set_xdata([cross, cross])
+        self.here.set_xdata([k, k])
+        lap_k, gauss_k = 2 * (k / eps) ** 2, k * sigmas["analytic"] ** 2
+        winner = "Gaussian (analytic)" if gauss_k < lap_k else "Laplace"
+        return (
+            f"<b>k = {k}</b>, ε = {eps:.3g}, δ = {delta:.0e}: per-query MSE Laplace {lap_k:.4g}, "
+            f"analytic Gaussian {gauss_k:.4g} → {winner} wins; crossover k = {cross}"
+        )
+
+
+def figure_k_queries(epsilon: float = 0.5, delta: float = 1e-6, k: int = 10, seed: int = SEED):
+    view = KQueryView()
+    view.update({"epsilon": epsilon, "delta": delta, "k": k}, seed)
+    view.ax.set_title(f"per-query MSE of k counts, ε = {epsilon:g}, δ = {delta:g}")
+    return view.fig
+
+
+def k_query_panel(seed: int = SEED) -> SliderPanel:
+    view = KQueryView()
+    controls = {"epsilon": epsilon_slider(0.5), "delta": delta_slider(1e-6), "k": k_slider(10)}
+    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+
+
+# ------------------------------------------------------------ (alpha, beta)-accuracy for k queries
+
+def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = BETA,
+                      seed: int = SEED):
+    """alpha against k: seed 004's bounds (pure and (ε, δ)), the exact alpha, simulation."""
+    fig, (ax,) = new_figure(1, width=7.0, height=3.8)
+    ks = np.unique(np.geomspace(1, 1000, 60).astype(int))
+    ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta), color=COLORS["laplace"],
+            label="bound, pure: (k/ε) ln(k/β)")
+    if epsilon <= 1:
+        ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta, delta),
+                color=COLORS["bound"], label="bound, (ε, δ): (√(8k ln(1/δ))/ε) ln(k/β)")
+        ax.axvline(8 * math.log(1 / delta), color=COLORS["bound"], ls=":", lw=1,
+                   label="k = 8 ln(1/δ)")
+    exact = TheoryVsEmpirical(ax, color="k", label="exact α, pure", theory_style="--")
+    quantiles = [
+        standard_errors("laplace", ACC_TRIALS, k=int(k), reduce="max", seed=seed)
+        .quantile(laplace_scale_k(1, int(k), epsilon), 1 - beta)
+        for k in ACC_K
+    ]
+    exact.update(ks, laplace_accuracy_k_exact(1, ks, epsilon, beta), ACC_K, Estimate.stack(quantiles))
+    ax.set(xscale="log", yscale="log", xlabel="number of queries k",
+           ylabel=f"α: all k errors ≤ α w.p. ≥ 1 - β (β = {beta})",
+           title=f"(α, β)-accuracy of Laplace on k queries, ε = {epsilon:g}, δ = {delta:.0e}")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------ figures and report rows
+
+
+def figures() -> dict[str, object]:
+    """The figures ``make figures`` writes, by file stem."""
+    return {
+        "01_laplace_densities": figure_laplace_densities(),
+        "01_laplace_vs_normal": figure_laplace_vs_normal(),
+        "01_laplace_error": figure_laplace_error(),
+        "01_k_queries": figure_k_queries(),
+        "01_accuracy_k": figure_accuracy_k(),
+    }

@@ -1,0 +1,1 @@
+"""Lesson 2, BMI and parallel composition (``notebooks/02_bmi_parallel_composition.ipynb``)."""

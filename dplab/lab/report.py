@@ -1,0 +1,119 @@
+"""The formula report: one row per formula the lab checks against a simulation.
+
+Columns (LAB_SPEC.md, "The formula report"):
+``id | formula | seed | parameters | theory | empirical [CI] (level) | relation | verdict``.
+Relations: ``=`` (the interval must contain the theory value), ``<=`` / ``>=`` (a
+bound, one-sided: the interval must not refute it), ``exact`` (a computed value,
+equal to the theory up to a relative tolerance). Intervals are Bonferroni-corrected
+over the statistical rows: each gets confidence 1 - 0.05 / m, so a correct lab
+passes all m rows with probability >= 95% at fixed seeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from dplab.simulate import Estimate
+
+__all__ = ["ReportRow", "evaluate_rows", "report_markdown"]
+
+RELATIONS = ("=", "<=", ">=", "exact")
+
+
+@dataclass
+class ReportRow:
+    """One checked formula. Statistical rows give ``interval(confidence)``; computed rows
+    give ``value``: ``exact`` compares it with ``theory`` to ``rel_tol``, ``<=`` / ``>=``
+    check it against the bound ``theory``."""
+
+    id: str
+    formula: str
+    seed: str
+    parameters: str
+    theory: float
+    relation: str
+    interval: Callable[[float], Estimate] | None = None
+    value: float | None = None
+    rel_tol: float = 1e-9
+    # filled by evaluate_rows
+    empirical: Estimate | None = field(default=None, repr=False)
+    passed: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {RELATIONS}, got relation={self.relation!r}")
+        if (self.value is None) == (self.interval is None) or (
+                self.relation == "exact" and self.value is None):
+            raise ValueError(f"row {self.id}: give value (computed rows, all exact rows) "
+                             f"or interval (statistical rows), not both")
+
+    @property
+    def statistical(self) -> bool:
+        return self.interval is not None
+
+    @property
+    def verdict(self) -> str:
+        return "PASS" if self.passed else "FAIL"
+
+
+def evaluate_rows(rows: Sequence[ReportRow], family_confidence: float = 0.95) -> list[ReportRow]:
+    """Compute every row's interval at the Bonferroni level and its verdict."""
+    m = max(1, sum(row.statistical for row in rows))
+    confidence = 1 - (1 - family_confidence) / m
+    for row in rows:
+        if not row.statistical:
+            if row.relation == "exact":
+                row.passed = abs(row.value - row.theory) <= row.rel_tol * max(1.0, abs(row.theory))
+            else:
+                row.passed = row.value <= row.theory if row.relation == "<=" else row.value >= row.theory
+            continue
+        est = row.interval(confidence)
+        row.empirical = est
+        if row.relation == "=":
+            row.passed = bool(est.contains(row.theory))
+        elif row.relation == "<=":
+            row.passed = bool(est.consistent_with_upper_bound(row.theory))
+        else:
+            row.passed = bool(est.consistent_with_lower_bound(row.theory))
+    return list(rows)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _cell(text: str) -> str:
+    """Escape the pipe so formulas such as E|err| stay inside their table cell."""
+    return text.replace("|", "\\|")
+
+
+def report_markdown(rows: Sequence[ReportRow]) -> str:
+    """The rows as the Markdown table of figures/REPORT.md."""
+    m = max(1, sum(row.statistical for row in rows))
+    lines = [
+        "# dplab formula report",
+        "",
+        "Written by `make figures` (`python -m dplab figures`); checked by `make test`.",
+        f"Intervals are Bonferroni-corrected over the {m} statistical rows "
+        f"(each at {100 * (1 - 0.05 / m):.4g}% confidence, as its row says; family-wise 95%): "
+        "a correct lab passes them all with probability >= 95% at fixed seeds.",
+        "For `<=` rows the empirical value is the observed rate or quantity and the bound "
+        "holds unless the whole interval lies above it.",
+        "",
+        "| id | formula | seed | parameters | theory | empirical [CI] (level) | relation | verdict |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if not row.statistical:
+            empirical = _fmt(row.value)
+        else:
+            e = row.empirical
+            empirical = (f"{_fmt(float(e.estimate))} [{_fmt(float(e.low))}, {_fmt(float(e.high))}] "
+                         f"({100 * e.confidence:.4g}%)")
+        lines.append(
+            f"| {row.id} | {_cell(row.formula)} | {row.seed} | {_cell(row.parameters)} "
+            f"| {_fmt(row.theory)} "
+            f"| {empirical} | {row.relation} | {row.verdict} |"
+        )
+    return "\n".join(lines) + "\n"

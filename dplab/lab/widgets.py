@@ -1,0 +1,129 @@
+"""Slider panels that redraw fast: sliders, a "new draw" button, the plot, a readout.
+
+The panel owns one figure. On every change it calls ``update(values, seed)``,
+which recomputes (from cached standard draws: a slider only rescales) and moves
+the existing artists; the panel then renders the figure to PNG into an
+``ipywidgets.Image``. No figure is rebuilt, so a step costs one render.
+Slider ranges exclude invalid values (epsilon and delta sliders are logarithmic,
+so they cannot reach 0).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+
+import ipywidgets as widgets
+
+from dplab.lab.plots import FastPNG, figure_png
+
+__all__ = [
+    "SliderPanel",
+    "delta_slider",
+    "epsilon_slider",
+    "k_slider",
+]
+
+
+def epsilon_slider(
+    value: float = 1.0, low: float = 0.05, high: float = 5.0, description: str = "epsilon"
+) -> widgets.FloatLogSlider:
+    """A logarithmic epsilon slider on [low, high] (low > 0, so epsilon = 0 is unreachable)."""
+    if not 0 < low <= value <= high:
+        raise ValueError(f"need 0 < low <= value <= high, got low={low}, value={value}, high={high}")
+    return widgets.FloatLogSlider(
+        value=value, base=10, min=math.log10(low), max=math.log10(high), step=0.05,
+        description=description, readout_format=".3g", continuous_update=False,
+    )
+
+
+def delta_slider(
+    value: float = 1e-6, low: float = 1e-12, high: float = 1e-2, description: str = "delta"
+) -> widgets.FloatLogSlider:
+    """A logarithmic delta slider on [low, high] inside (0, 1)."""
+    if not 0 < low <= value <= high < 1:
+        raise ValueError(f"need 0 < low <= value <= high < 1, got low={low}, value={value}, "
+                         f"high={high}")
+    return widgets.FloatLogSlider(
+        value=value, base=10, min=math.log10(low), max=math.log10(high), step=0.5,
+        description=description, readout_format=".0e", continuous_update=False,
+    )
+
+
+def k_slider(value: int = 10, low: int = 1, high: int = 200, description: str = "k") -> widgets.IntSlider:
+    """An integer slider for a number of queries, k >= 1."""
+    if not 1 <= low <= value <= high:
+        raise ValueError(f"need 1 <= low <= value <= high, got low={low}, value={value}, high={high}")
+    return widgets.IntSlider(value=value, min=low, max=high, description=description,
+                             continuous_update=False)
+
+
+class SliderPanel:
+    """Controls + "new draw" button + plot image + readout, wired to ``update``.
+
+    ``update(values, seed)`` gets the controls' values by name and the current
+    seed, moves the artists of ``figure`` and returns the readout (HTML). When
+    ``dynamic`` lists the only artists that move (limits and titles fixed), frames are
+    blitted (:class:`dplab.lab.plots.FastPNG`) instead of fully re-rendered.
+    """
+
+    def __init__(
+        self,
+        figure,
+        update: Callable[[dict, int], str],
+        controls: Mapping[str, widgets.ValueWidget],
+        *,
+        seed: int = 0,
+        dynamic=None,
+    ):
+        self.figure = figure
+        self._render = FastPNG(figure, dynamic).png if dynamic else lambda: figure_png(figure)
+        self._update = update
+        self.controls = dict(controls)
+        self.seed = seed
+        self.image = widgets.Image(format="png")
+        self.readout = widgets.HTML()
+        self.button = widgets.Button(description="new draw", icon="refresh",
+                                     tooltip="simulate again with the next seed")
+        #: (recompute s, recompute + redraw s) of the latest redraws (bounded: a live panel
+        #: in class may be moved thousands of times)
+        self.timings: deque[tuple[float, float]] = deque(maxlen=1000)
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.button.on_click(self._on_new_draw)
+        self.widget = widgets.VBox(
+            [widgets.HBox([*self.controls.values(), self.button]), self.image, self.readout]
+        )
+        self.widget.add_class("widget-interact")
+        self.widget.add_class("dplab-panel")
+        self.redraw()
+
+    def values(self) -> dict:
+        return {name: control.value for name, control in self.controls.items()}
+
+    def recompute(self) -> str:
+        """Recompute and move the artists; no rendering. Returns the readout."""
+        return self._update(self.values(), self.seed)
+
+    def redraw(self) -> None:
+        """Recompute, render the figure into the image and refresh the readout."""
+        start = time.perf_counter()
+        text = self.recompute()
+        middle = time.perf_counter()
+        self.image.value = self._render()
+        self.readout.value = text
+        self.timings.append((middle - start, time.perf_counter() - start))
+
+    def _on_change(self, _change) -> None:
+        self.redraw()
+
+    def _on_new_draw(self, _button) -> None:
+        self.seed += 1
+        self.redraw()
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)

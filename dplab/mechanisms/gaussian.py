@@ -1,0 +1,187 @@
+"""The Gaussian mechanism: sampler, error, calibrations, privacy loss.
+
+Three calibrations of sigma for (epsilon, delta)-DP or rho-zCDP, the exact delta of
+a given sigma, the privacy loss random variable and the hockey-stick divergence
+that turns it into delta, and where the Gaussian starts to beat Laplace on k queries.
+
+Sources: Dwork & Roth (2014), Appendix A, Theorem A.1; Balle & Wang, "Improving the
+Gaussian Mechanism for Differential Privacy" (ICML 2018), Theorems 5 and 8; Bun &
+Steinke, "Concentrated Differential Privacy" (TCC 2016), Proposition 1.6.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize, special
+
+from dplab._checks import (
+    as_result,
+    check_beta,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_positive,
+    check_rho,
+    check_rng,
+    check_sensitivity,
+)
+from dplab.mechanisms._noise import add_noise, noise_shape
+
+__all__ = [
+    "gaussian_delta",
+    "gaussian_laplace_crossover_k",
+    "gaussian_mae",
+    "gaussian_mechanism",
+    "gaussian_mse",
+    "gaussian_privacy_loss",
+    "gaussian_sigma",
+    "gaussian_sigma_zcdp",
+    "gaussian_tail_bound",
+    "gaussian_tail_probability",
+    "hockey_stick_samples",
+]
+
+
+def gaussian_mechanism(
+    value: ArrayLike,
+    sigma: float,
+    *,
+    size: int | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> np.ndarray | float:
+    """Release ``value + N(0, sigma^2)`` per coordinate (Dwork & Roth, Appendix A).
+
+    Its privacy depends on sigma relative to the L2 sensitivity: calibrate sigma with
+    :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`. Drawn as sigma * N(0, 1).
+    """
+    sigma = check_positive(sigma, "sigma")
+    rng = check_rng(rng)
+    return add_noise(value, sigma * rng.standard_normal(size=noise_shape(value, size)))
+
+
+def gaussian_mse(sigma: ArrayLike) -> float | np.ndarray:
+    """E[(M(x) - f(x))^2] = sigma^2."""
+    return as_result(np.asarray(check_positive(sigma, "sigma")) ** 2)
+
+
+def gaussian_mae(sigma: ArrayLike) -> float | np.ndarray:
+    """E|M(x) - f(x)| = sigma sqrt(2/pi)."""
+    return as_result(check_positive(sigma, "sigma") * math.sqrt(2 / math.pi))
+
+
+def gaussian_tail_bound(sigma: ArrayLike, beta: ArrayLike) -> float | np.ndarray:
+    """The t with Pr[|N(0, sigma^2)| >= t] = beta exactly: t = sigma Phi^{-1}(1 - beta/2)."""
+    return as_result(check_positive(sigma, "sigma") * special.ndtri(1 - check_beta(beta) / 2))
+
+
+def gaussian_tail_probability(t: ArrayLike, sigma: float) -> float | np.ndarray:
+    """Pr[|N(0, sigma^2)| >= t] = 2 Phi(-t/sigma) for t >= 0."""
+    t = np.asarray(t, dtype=float)
+    if np.any(t < 0):
+        raise ValueError(f"t must be >= 0, got t={t!r}")
+    return as_result(2 * special.ndtr(-t / check_positive(sigma, "sigma")))
+
+
+def gaussian_delta(sigma: float, sensitivity: float, epsilon: float) -> float:
+    """Exact delta of the Gaussian mechanism at epsilon (Balle & Wang 2018, Theorem 8).
+
+    delta = Phi(Delta/(2 sigma) - epsilon sigma/Delta)
+            - e^epsilon Phi(-Delta/(2 sigma) - epsilon sigma/Delta),
+    with the second term evaluated in log space (log Phi) so large epsilon is stable.
+    """
+    sigma = check_positive(sigma, "sigma")
+    sensitivity = check_sensitivity(sensitivity)
+    epsilon = check_epsilon(epsilon)
+    a = sensitivity / (2 * sigma)
+    b = epsilon * sigma / sensitivity
+    delta = special.ndtr(a - b) - math.exp(epsilon + special.log_ndtr(-a - b))
+    return float(max(delta, 0.0))
+
+
+def gaussian_sigma(
+    sensitivity: float, epsilon: float, delta: float, method: str = "analytic"
+) -> float:
+    """Noise scale sigma that makes the Gaussian mechanism (epsilon, delta)-DP.
+
+    ``method="analytic"`` (default): the smallest sigma with
+    :func:`gaussian_delta` (sigma) <= delta, i.e. Balle & Wang 2018, Theorem 8, solved
+    by root finding on the exact delta (their Algorithm 1 solves the same equation).
+    The root is rounded to the private side: the sigma returned never has a delta
+    above the target, as production accountants do. Valid for every epsilon > 0.
+    ``method="classical"``: sigma = Delta sqrt(2 ln(1.25/delta)) / epsilon
+    (Dwork & Roth, Theorem A.1), proven only for epsilon < 1, so refused otherwise.
+    ``sensitivity`` is the L2 sensitivity Delta_2.
+    """
+    sensitivity = check_sensitivity(sensitivity)
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta, allow_zero=False)
+    check_choice(method, ("analytic", "classical"), "method")
+    if method == "classical":
+        if epsilon >= 1:
+            raise ValueError(
+                "the classical Gaussian calibration (Dwork & Roth, Theorem A.1) is proven only "
+                f"for epsilon < 1, got epsilon={epsilon!r}; use method='analytic'"
+            )
+        return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+
+    def excess(log_sigma: float) -> float:
+        return gaussian_delta(math.exp(log_sigma), sensitivity, epsilon) - delta
+
+    lo = hi = math.log(sensitivity)
+    while excess(hi) > 0:  # delta(sigma) decreases in sigma: grow the bracket
+        hi += 1.0
+    while excess(lo) < 0:
+        lo -= 1.0
+    root = optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=1e-14)
+    step = 1e-15 * max(1.0, abs(root))
+    while excess(root) > 0:  # brentq may stop on either side of the root: step to the safe one
+        root += step
+        step *= 2
+    return math.exp(root)
+
+
+def gaussian_sigma_zcdp(sensitivity: float, rho: float) -> float:
+    """sigma = Delta_2 / sqrt(2 rho) makes the Gaussian mechanism rho-zCDP.
+
+    Bun & Steinke 2016, Proposition 1.6: N(0, sigma^2) noise on a query of L2
+    sensitivity Delta is (Delta^2 / (2 sigma^2))-zCDP.
+    """
+    return check_sensitivity(sensitivity) / math.sqrt(2 * check_rho(rho))
+
+
+def gaussian_laplace_crossover_k(epsilon: float, delta: float) -> int:
+    """Smallest k at which the analytic Gaussian beats Laplace per coordinate on k queries.
+
+    k queries of sensitivity Delta each: Laplace pays the L1 sensitivity k Delta
+    (MSE 2 (k Delta/epsilon)^2 per coordinate), the Gaussian pays the L2 sensitivity
+    sqrt(k) Delta (MSE k sigma_1^2, where sigma_1 = gaussian_sigma(1, epsilon, delta):
+    the analytic sigma is linear in Delta). Gaussian < Laplace iff
+    k > sigma_1^2 epsilon^2 / 2. Independent of Delta.
+    """
+    epsilon = check_epsilon(epsilon)
+    sigma_1 = gaussian_sigma(1.0, epsilon, delta)
+    return math.floor(sigma_1**2 * epsilon**2 / 2) + 1
+
+
+def gaussian_privacy_loss(y: ArrayLike, sigma: float, sensitivity: float) -> float | np.ndarray:
+    """The privacy loss L(y) = ln p_D(y) / p_D'(y) of the Gaussian mechanism at output y,
+    for f(D) = 0 and f(D') = Delta: L(y) = (Delta^2 - 2 Delta y) / (2 sigma^2).
+
+    With y drawn from the mechanism on D (``gaussian_mechanism(0, sigma)``), L is
+    N(mu, 2 mu) with mu = Delta^2 / (2 sigma^2) (Balle & Wang 2018, Lemma 3).
+    """
+    sigma = check_positive(sigma, "sigma")
+    sensitivity = check_sensitivity(sensitivity)
+    y = np.asarray(y, dtype=float)
+    return as_result((sensitivity**2 - 2 * sensitivity * y) / (2 * sigma**2))
+
+
+def hockey_stick_samples(loss: ArrayLike, epsilon: float) -> np.ndarray:
+    """(1 - e^{epsilon - L})_+ for privacy-loss samples L drawn on D: their mean is the
+    hockey-stick divergence, the smallest delta at this epsilon (Balle & Wang 2018,
+    Theorem 5). Works for any mechanism whose loss one can sample."""
+    epsilon = check_epsilon(epsilon)
+    return np.maximum(0.0, -np.expm1(epsilon - np.asarray(loss, dtype=float)))

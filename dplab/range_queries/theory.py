@@ -1,0 +1,101 @@
+"""Exact expected errors of the range-query strategies, and what follows from them.
+
+expected_total_error(name, k, eps, ...) = Var(one measurement) * error_units, where
+the epsilon-free units are computed once per configuration (cached: a slider that
+moves epsilon only rescales). Also: the error per range query, where the hierarchy
+starts to beat identity, the best branching factor, and the seed's orders of growth.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from dplab._checks import check_branching, check_epsilon, check_positive_int
+from dplab.mechanisms.laplace import laplace_mse
+from dplab.range_queries.errors import n_ranges
+from dplab.range_queries.strategies import range_strategy
+
+__all__ = [
+    "best_branching",
+    "expected_error_per_query",
+    "expected_total_error",
+    "hierarchy_crossover_k",
+    "seed_error_orders",
+]
+
+
+@lru_cache(maxsize=4096)
+def _units(name: str, k: int, branching: int, inference: bool, include_root: bool) -> tuple[float, float]:
+    """(sensitivity, error units) of a named strategy: epsilon-free, cached."""
+    s = range_strategy(name, k, branching, include_root)
+    return s.sensitivity, s.error_units(inference)
+
+
+def expected_total_error(
+    name: str,
+    k: int,
+    epsilon: float,
+    branching: int = 2,
+    inference: bool = False,
+    include_root: bool = False,
+) -> float:
+    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy.
+
+    identity:    (2/eps^2) k(k+1)(k+2)/6 (a range of length L has variance 2L/eps^2).
+    all_ranges:  direct: k(k+1)/2 * 2(Delta/eps)^2, Delta = floor((k+1)^2/4);
+                 least squares: 2 (Delta/eps)^2 k (W A^+ = W W^+ is a rank-k projection).
+    wavelet:     2 ((h + 1)/eps)^2 ||W A^{-1}||_F^2 (inverse transform = least squares).
+    hierarchy:   direct: 2 (Delta/eps)^2 * (number of nodes summed over all ranges);
+                 least squares: the matrix-mechanism error 2 (Delta/eps)^2 ||W A^+||_F^2
+                 (Li, Miklau et al. 2010), from the spectral form of A^T A.
+    """
+    sensitivity, units = _units(name, check_positive_int(k, "k"), check_branching(branching),
+                                bool(inference), bool(include_root))
+    return laplace_mse(sensitivity, epsilon) * units
+
+
+def expected_error_per_query(
+    name: str,
+    k: int,
+    epsilon: float,
+    branching: int = 2,
+    inference: bool = False,
+    include_root: bool = False,
+) -> float:
+    """Expected squared error per range query: expected_total_error / (k(k+1)/2)."""
+    return expected_total_error(name, k, epsilon, branching, inference, include_root) / n_ranges(k)
+
+
+def hierarchy_crossover_k(branching: int = 2, include_root: bool = False, max_height: int = 30) -> int:
+    """The smallest power of b at which hierarchy + inference has a lower total error over
+    all ranges than identity (epsilon cancels: both errors scale as 1/epsilon^2)."""
+    b = check_branching(branching)
+    for h in range(1, max_height + 1):
+        k = b**h
+        if expected_total_error("hierarchy", k, 1.0, b, True, include_root) < \
+                expected_total_error("identity", k, 1.0):
+            return k
+    raise ValueError(f"no crossover up to {b}^{max_height} bins")
+
+
+def best_branching(k: int, branchings=range(2, 65), include_root: bool = False) -> tuple[int, float]:
+    """The branching factor with the lowest hierarchy + inference error for k bins, and that
+    error per range query at epsilon = 1."""
+    k = check_positive_int(k, "k")
+    errors = {b: expected_error_per_query("hierarchy", k, 1.0, b, True, include_root)
+              for b in branchings}
+    best = min(errors, key=errors.get)
+    return best, errors[best]
+
+
+def seed_error_orders(k: ArrayLike, epsilon: float) -> dict[str, np.ndarray]:
+    """The seed's orders of growth of the *total* error (constants set to 1): strategy 2
+    O(k^3/eps^2), strategy 3 O(k^2 log^3 k / eps^2); strategy 1's slide value O(k^4/eps^2)
+    is its per-query error (the total is about k^6/(16 eps^2))."""
+    k = np.asarray(check_positive_int(k, "k"), dtype=float)
+    epsilon = check_epsilon(epsilon)
+    return {"identity": k**3 / epsilon**2, "hierarchy": k**2 * np.log2(k) ** 3 / epsilon**2,
+            "all ranges (per query)": k**4 / epsilon**2}

@@ -1,0 +1,68 @@
+"""The formula report: verdict logic, Markdown, and the committed figures/REPORT.md."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dplab.lab.paths import figures_dir
+from dplab.lab.report import ReportRow, evaluate_rows, report_markdown
+from dplab.simulate import Estimate
+
+
+def _fixed(est, low, high):
+    return lambda c: Estimate(np.float64(est), np.float64(low), np.float64(high), c)
+
+
+def test_verdicts():
+    rows = evaluate_rows([
+        ReportRow("a", "f", "s", "p", 1.0, "=", interval=_fixed(1.1, 0.9, 1.2)),
+        ReportRow("b", "f", "s", "p", 1.0, "=", interval=_fixed(1.3, 1.2, 1.4)),
+        ReportRow("c", "f", "s", "p", 1.0, "<=", interval=_fixed(0.5, 0.4, 0.6)),
+        ReportRow("d", "f", "s", "p", 1.0, "<=", interval=_fixed(1.5, 1.1, 1.9)),
+        ReportRow("e", "f", "s", "p", 1.0, ">=", interval=_fixed(0.95, 0.9, 1.01)),
+        ReportRow("f", "f", "s", "p", 2.0, "exact", value=2.0),
+        ReportRow("g", "f", "s", "p", 2.0, "exact", value=2.1),
+    ])
+    assert [r.verdict for r in rows] == ["PASS", "FAIL", "PASS", "FAIL", "PASS", "PASS", "FAIL"]
+
+
+def test_computed_bound_rows():
+    rows = evaluate_rows([
+        ReportRow("a", "f", "s", "p", 66.0, "<=", value=64.9),
+        ReportRow("b", "f", "s", "p", 66.0, "<=", value=66.1),
+        ReportRow("c", "f", "s", "p", 1.0, ">=", value=1.2),
+    ])
+    assert [r.verdict for r in rows] == ["PASS", "FAIL", "PASS"]
+    with pytest.raises(ValueError, match="not both"):
+        ReportRow("d", "f", "s", "p", 1.0, "<=", value=1.0, interval=lambda c: None)
+
+
+def test_bonferroni_level_each_row_labelled_and_pipes_escaped():
+    seen = []
+    rows = [ReportRow(str(i), "E|X|", "s", "p", 0.0, "=",
+                      interval=lambda c: seen.append(c) or Estimate(0.0, -1.0, 1.0, c))
+            for i in range(4)]
+    rows.append(ReportRow("x", "f", "s", "p", 1.0, "exact", value=1.0))
+    text = report_markdown(evaluate_rows(rows))
+    assert seen == [pytest.approx(1 - 0.05 / 4)] * 4
+    assert "E\\|X\\|" in text
+    assert text.count("(98.75%)") == 4  # each statistical row states its own level
+    with pytest.raises(ValueError, match="relation"):
+        ReportRow("x", "f", "s", "p", 0.0, "~", value=0.0)
+
+
+@pytest.mark.slow
+def test_every_formula_row_passes(report_rows):
+    failed = [r.id for r in report_rows if not r.passed]
+    assert not failed, failed
+    assert len({r.id for r in report_rows}) == len(report_rows)
+
+
+@pytest.mark.slow
+def test_committed_report_is_current(report_rows):
+    committed = (figures_dir() / "REPORT.md").read_text(encoding="utf-8")
+    assert committed == report_markdown(report_rows), "figures/REPORT.md is stale: run make figures"
+    for line in committed.splitlines():
+        if line.startswith("| 0"):
+            assert line.rstrip().endswith("| PASS |"), line

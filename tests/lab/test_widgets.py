@@ -1,0 +1,90 @@
+"""Slider panels (no browser): redraw on change, new draw, ranges that exclude invalid values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dplab
+from dplab.lab.lessons.l01_laplace_vs_gaussian import views as lesson
+from dplab.lab.widgets import delta_slider, epsilon_slider, k_slider
+
+
+def test_error_panel_redraws_on_slider_and_new_draw():
+    panel = lesson.laplace_error_panel()
+    first_image, first_text = bytes(panel.image.value), panel.readout.value
+    assert first_image.startswith(b"\x89PNG") and "ε = 1" in first_text
+    panel.controls["epsilon"].value = 0.5
+    assert bytes(panel.image.value) != first_image
+    assert "ε = 0.5" in panel.readout.value and "theory 8" in panel.readout.value
+    seed, before = panel.seed, panel.readout.value
+    panel.button.click()
+    assert panel.seed == seed + 1 and panel.readout.value != before
+    assert len(panel.timings) == 3 and panel.timings.maxlen == 1000  # bounded in a long class
+
+
+def test_k_panel_readout_names_the_winner():
+    panel = lesson.k_query_panel()
+    panel.controls["k"].value = 1
+    assert "Laplace wins" in panel.readout.value
+    panel.controls["k"].value = 100
+    assert "Gaussian (analytic) wins" in panel.readout.value
+    panel.controls["epsilon"].value = 2.0  # classical curve hidden, nothing raises
+    assert not panel.figure.axes[0].lines[4].get_visible()
+
+
+def test_sliders_cannot_reach_invalid_values():
+    eps, delta, k = epsilon_slider(), delta_slider(), k_slider()
+    assert eps.base ** eps.min > 0 and delta.base ** delta.min > 0 and delta.base ** delta.max < 1
+    assert k.min >= 1
+    eps.value = 0.0  # a log slider clamps to its minimum
+    assert eps.value == pytest.approx(0.05)
+    k.value = 0
+    assert k.value == 1
+    with pytest.raises(ValueError, match="low"):
+        epsilon_slider(value=1.0, low=0.0)
+    with pytest.raises(ValueError, match="high"):
+        delta_slider(high=1.0)
+
+
+def test_bmi_panel_controls():
+    from dplab.lab.lessons.l02_bmi_parallel_composition import views as l02
+
+    panel = l02.bmi_panel()
+    assert "Algorithm 2 is 10.7× more accurate" in panel.readout.value
+    image = bytes(panel.image.value)
+    panel.controls["neighbours"].value = "replace"
+    assert "replace neighbours" in panel.readout.value and "2.67×" in panel.readout.value
+    assert bytes(panel.image.value) != image
+    panel.controls["algorithm"].value = "Algorithm 1"
+    assert not panel.figure.axes[0].lines[2].get_visible()  # Algorithm 2's theory hidden
+    panel.controls["epsilon"].value = 0.5
+    assert "theory 512" in panel.readout.value
+
+
+def test_range_panel_controls():
+    from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries import views as l03
+
+    panel = l03.range_panel()
+    assert "k = 256" in panel.readout.value
+    image = bytes(panel.image.value)
+    panel.controls["k"].value = 4096
+    assert "k = 4096" in panel.readout.value and bytes(panel.image.value) != image
+    panel.controls["branching"].value = 16
+    expected = dplab.expected_error_per_query("hierarchy", 4096, 1.0, 16, inference=True)
+    assert f"hierarchy + inference {expected:.4g}" in panel.readout.value
+    panel.controls["strategy"].value = "all ranges"
+    assert "simulated only up to k = 256" in panel.readout.value
+    assert list(panel.controls["k"].options)[0] >= 1  # k cannot be driven below 1
+
+
+def test_bmi_panel_draw_is_the_algorithms_own_noise():
+    from dplab.lab.lessons.l02_bmi_parallel_composition import views as l02
+
+    t = dplab.load_yrbss()
+    truth = dplab.bmi_true_answers(t)
+    std = l02.standard_answer_errors(6, 1000)
+    a2 = dplab.bmi_algorithm_2(t, 0.5, rng=6, size=1000, neighbours="replace")
+    np.testing.assert_allclose((a2 - truth) / 4.0, std["2"], atol=1e-9)
+    np.testing.assert_allclose((dplab.bmi_algorithm_1(t, 2.0, rng=6, size=1000) - truth) / 2.0,
+                               std["1"], atol=1e-9)

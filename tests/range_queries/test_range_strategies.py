@@ -1,0 +1,241 @@
+"""Range-query strategies: O(k) formulas against dense linear algebra and brute force."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dplab
+
+RangeStrategy = dplab.RangeStrategy
+
+
+def _workload(k: int) -> np.ndarray:
+    i, j = np.triu_indices(k)
+    w = np.zeros((i.size, k))
+    for r, (a, b) in enumerate(zip(i, j, strict=True)):
+        w[r, a:b + 1] = 1
+    return w
+
+
+def test_tree_height_is_integer_exact():
+    assert dplab.tree_height(125, 5) == 3  # math.log(125, 5) = 3.0000000000000004
+    assert dplab.tree_height(126, 5) == 4
+    assert dplab.tree_height(1, 2) == 0
+    assert [dplab.tree_height(k, 2) for k in (2, 3, 4, 5, 1024, 1025)] == [1, 2, 2, 3, 10, 11]
+
+
+def test_all_range_errors_against_enumeration():
+    rng = np.random.default_rng(0)
+    e = rng.normal(size=(3, 17))
+    w = _workload(17)
+    np.testing.assert_allclose(dplab.all_range_total_error(e), np.sum((e @ w.T) ** 2, axis=1))
+    np.testing.assert_allclose(dplab.all_range_max_error(e), np.max(np.abs(e @ w.T), axis=1))
+
+
+@pytest.mark.parametrize("k, b, root", [(8, 2, True), (8, 2, False), (9, 3, False), (7, 2, False),
+                                        (16, 4, True), (20, 3, True)])
+def test_consistent_tree_estimate_is_least_squares(k, b, root):
+    s = dplab.range_strategy("hierarchy", k, b, include_root=root)
+    rng = np.random.default_rng(k)
+    y = rng.normal(size=(4, s.n_measurements))
+    a = _tree_matrix(s)
+    dense = np.linalg.lstsq(a, y.T, rcond=None)[0].T  # least squares over all padded leaves
+    np.testing.assert_allclose(dplab.consistent_tree_estimate(y, b, root), dense, atol=1e-9)
+    np.testing.assert_allclose(s.reconstruct(y), dense[:, :k], atol=1e-9)
+
+
+def _tree_matrix(s: RangeStrategy) -> np.ndarray:
+    """A for the padded tree from the intervals: node idx at a level of L nodes covers
+    leaves [idx n/L, (idx + 1) n/L)."""
+    rows = []
+    for size in s.level_sizes:
+        span = s.n_leaves // size
+        for idx in range(size):
+            row = np.zeros(s.n_leaves)
+            row[idx * span:(idx + 1) * span] = 1
+            rows.append(row)
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("name, k, b, root", [
+    ("identity", 11, 2, False), ("all_ranges", 9, 2, False), ("hierarchy", 8, 2, True),
+    ("hierarchy", 8, 2, False), ("hierarchy", 10, 3, False), ("hierarchy", 16, 4, True),
+    ("wavelet", 8, 2, False), ("wavelet", 11, 2, False),
+])
+def test_expected_error_with_inference_is_the_matrix_mechanism(name, k, b, root):
+    s = dplab.range_strategy(name, k, b, include_root=root)
+    w = _workload(k)
+    if name == "hierarchy":
+        a = _tree_matrix(s)
+        w = np.hstack([w, np.zeros((w.shape[0], s.n_leaves - k))])  # padded bins in no range
+    elif name == "wavelet":
+        a = _haar_matrix(s.n_leaves)
+        w = np.hstack([w, np.zeros((w.shape[0], s.n_leaves - k))])
+    elif name == "identity":
+        a = np.eye(k)
+    else:
+        a = _workload(k)
+    delta = np.abs(a).sum(axis=0).max()
+    assert delta == s.sensitivity
+    dense = 2 * (delta / 0.7) ** 2 * np.linalg.norm(w @ np.linalg.pinv(a), "fro") ** 2
+    assert dplab.expected_total_error(name, k, 0.7, b, inference=True, include_root=root) == \
+        pytest.approx(dense, rel=1e-9)
+
+
+def _haar_matrix(n: int) -> np.ndarray:
+    """Privelet's weighted Haar rows, from the definition: the total, then for every
+    dyadic interval of >= 2 leaves, +1 on its left half and -1 on its right half."""
+    rows = [np.ones(n)]
+    span = n
+    while span >= 2:
+        for start in range(0, n, span):
+            row = np.zeros(n)
+            row[start:start + span // 2] = 1
+            row[start + span // 2:start + span] = -1
+            rows.append(row)
+        span //= 2
+    return np.array(rows)
+
+
+def test_wavelet_matches_the_haar_definition():
+    for k in (8, 13):
+        s = dplab.range_strategy("wavelet", k)
+        x = np.random.default_rng(k).integers(0, 9, size=k).astype(float)
+        padded = np.concatenate([x, np.zeros(s.n_leaves - k)])
+        np.testing.assert_allclose(s.apply(x), _haar_matrix(s.n_leaves) @ padded)
+        assert s.sensitivity == np.abs(_haar_matrix(s.n_leaves)).sum(axis=0).max()
+        np.testing.assert_allclose(s.reconstruct(s.apply(x)), x, atol=1e-12)  # exact inverse
+
+
+def _canonical_nodes(s: RangeStrategy, lo: int, hi: int) -> list[int]:
+    """Maximal tree nodes inside [lo, hi), by recursion from the top: the slide's strategy 3."""
+    out = []
+    starts = np.cumsum([0] + s.level_sizes)
+
+    def visit(depth: int, index: int) -> None:
+        span = s.n_leaves // s.level_sizes[depth]
+        a, c = index * span, (index + 1) * span
+        if c <= lo or a >= hi:
+            return
+        if lo <= a and c <= hi:
+            out.append(int(starts[depth] + index))
+            return
+        for child in range(index * s.branching, (index + 1) * s.branching):
+            visit(depth + 1, child)
+
+    for index in range(s.level_sizes[0]):
+        visit(0, index)
+    return out
+
+
+@pytest.mark.parametrize("k, b, root", [(8, 2, False), (8, 2, True), (11, 3, False), (16, 4, False)])
+def test_direct_hierarchy_error_against_the_canonical_decomposition(k, b, root):
+    s = dplab.range_strategy("hierarchy", k, b, include_root=root)
+    i, j = np.triu_indices(k)
+    r = np.zeros((i.size, s.n_measurements))
+    for row, (lo, hi) in enumerate(zip(i, j + 1, strict=True)):
+        nodes = _canonical_nodes(s, lo, hi)
+        assert len(nodes) <= max(1, 2 * (b - 1) * len(s.level_sizes))
+        r[row, nodes] = 1
+    unit = 2 * (s.sensitivity / 1.3) ** 2
+    assert dplab.expected_total_error("hierarchy", k, 1.3, b, include_root=root) == \
+        pytest.approx(unit * r.sum(), rel=1e-12)
+    noise = np.random.default_rng(1).normal(size=(3, s.n_measurements))
+    x = np.arange(k, dtype=float)
+    got = s.total_error(s.apply(x) + noise, x, inference=False)
+    np.testing.assert_allclose(got, np.sum((noise @ r.T) ** 2, axis=1))
+
+
+def test_all_ranges_reconstruction_is_least_squares():
+    s = dplab.range_strategy("all_ranges", 7)
+    y = np.random.default_rng(2).normal(size=(2, s.n_measurements))
+    dense = np.linalg.lstsq(_workload(7), y.T, rcond=None)[0].T
+    np.testing.assert_allclose(s.reconstruct(y), dense, atol=1e-9)
+
+
+@pytest.mark.parametrize("name, b, inference, root", [
+    ("identity", 2, False, False), ("all_ranges", 2, False, False), ("all_ranges", 2, True, False),
+    ("hierarchy", 2, False, False), ("hierarchy", 2, True, True), ("hierarchy", 4, True, False),
+    ("wavelet", 2, True, False),
+])
+def test_simulated_total_error_matches_theory(name, b, inference, root):
+    k, eps, trials = 12, 0.8, 20_000
+    s = dplab.range_strategy(name, k, b, include_root=root)
+    x = np.random.default_rng(3).integers(0, 50, size=k).astype(float)
+    y = s.measure(x, eps, rng=4, size=trials)
+    est = dplab.mean_ci(s.total_error(y, x, inference=inference), 0.999)
+    assert est.contains(dplab.expected_total_error(name, k, eps, b, inference, root))
+
+
+def test_reference_numbers_per_query():
+    # ISSUE 4 reference values (matrix-mechanism formula), eps = 1, k = 256
+    per_query = 256 * 257 / 2
+    assert dplab.expected_total_error("identity", 256, 1.0) / per_query == pytest.approx(172.0, abs=0.05)
+    assert dplab.expected_total_error("hierarchy", 256, 1.0, 2, inference=True, include_root=True) \
+        / per_query == pytest.approx(264.8, abs=0.05)
+    assert dplab.expected_total_error("hierarchy", 256, 1.0, 16, inference=True) / per_query == \
+        pytest.approx(79.2, abs=0.05)
+    k = 40  # strategy 1: the total over all ranges is about k^6 / (16 eps^2)
+    assert dplab.expected_total_error("all_ranges", k, 1.0) == pytest.approx(k**6 / 16, rel=0.2)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="name must be one of"):
+        dplab.range_strategy("fourier", 8)
+    with pytest.raises(ValueError, match="k must be a positive integer, got k=0"):
+        dplab.range_strategy("identity", 0)
+    with pytest.raises(TypeError, match="k must be a positive integer"):
+        dplab.range_strategy("identity", 2.5)
+    with pytest.raises(ValueError, match="branching must be an integer >= 2, got branching=1"):
+        dplab.range_strategy("hierarchy", 8, branching=1)
+    s = dplab.range_strategy("identity", 4)
+    with pytest.raises(ValueError, match="non-empty 1-d histogram"):
+        s.measure([], 1.0)
+    with pytest.raises(ValueError, match="counts >= 0"):
+        s.measure([1.0, -2.0, 0.0, 0.0], 1.0)
+    with pytest.raises(ValueError, match="k = 4 bins"):
+        s.measure([1.0, 2.0], 1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        s.measure([1.0, 2.0, 3.0, 4.0], 0.0)
+    with pytest.raises(ValueError, match="no complete 2-ary tree"):
+        dplab.consistent_tree_estimate(np.zeros(5), 2)
+    with pytest.raises(ValueError, match="at least one bin"):
+        dplab.all_range_total_error(np.zeros((2, 0)))
+
+
+@pytest.mark.parametrize("name, k, b, root", [
+    ("identity", 9, 2, False), ("all_ranges", 7, 2, False), ("hierarchy", 8, 2, False),
+    ("hierarchy", 9, 3, True), ("wavelet", 8, 2, False),
+])
+def test_fast_strategies_agree_with_the_dense_base_class(name, k, b, root):
+    """Without padding (k a power of b): with padding, the tree's least squares treats the
+    padded leaves as unknowns (Hay et al.), the dense one knows they are empty."""
+    s = dplab.range_strategy(name, k, b, include_root=root)
+    dense = dplab.RangeStrategy(s.matrix())
+    assert s.sensitivity == dense.sensitivity and s.n_measurements == dense.n_measurements
+    x = np.random.default_rng(k).integers(0, 20, size=k).astype(float)
+    np.testing.assert_allclose(s.apply(x), dense.apply(x), atol=1e-12)
+    y = s.measure(x, 1.0, rng=1, size=3)
+    np.testing.assert_allclose(s.reconstruct(y), dense.reconstruct(y), atol=1e-8)
+    assert s.error_units(inference=True) == pytest.approx(dense.error_units(), rel=1e-9)
+
+
+def test_dense_strategy_of_any_matrix():
+    a = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0]])
+    s = dplab.RangeStrategy(a)
+    assert s.sensitivity == 2.0 and s.k == 3 and not s.answers_directly
+    w = _workload(3)
+    assert s.error_units() == pytest.approx(np.linalg.norm(w @ np.linalg.inv(a), "fro") ** 2)
+    with pytest.raises(ValueError, match="matrix must be a finite non-empty 2-d array"):
+        dplab.RangeStrategy(np.zeros(3))
+    with pytest.raises(NotImplementedError):
+        s.direct_total_error(np.zeros(3))
+
+
+def test_per_query_crossover_and_orders():
+    assert dplab.n_ranges(4) == 10
+    assert dplab.expected_error_per_query("identity", 64, 1.0) == pytest.approx(2 * 66 / 3)
+    orders = dplab.seed_error_orders(np.array([4, 16]), 2.0)
+    np.testing.assert_allclose(orders["identity"], [16.0, 1024.0])
+    np.testing.assert_allclose(orders["hierarchy"], [16 * 8 / 4, 256 * 64 / 4])

@@ -1,0 +1,124 @@
+"""The Gaussian mechanism: exact delta, calibrations, privacy loss, crossover with Laplace."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dplab
+
+
+def test_gaussian_delta_matches_dp_accounting_reference():
+    # LAB_SPEC.md reference, computed with dp-accounting 0.6.0
+    assert dplab.gaussian_delta(1.0, 1.0, 1.0) == pytest.approx(0.1269367375, rel=1e-9)
+
+
+def test_gaussian_delta_by_hand():
+    # Balle & Wang Theorem 8 at sigma = 2, Delta = 1, eps = 0.5, from scipy.stats.norm directly
+    from scipy.stats import norm
+
+    a, b = 1 / 4, 0.5 * 2
+    expected = norm.cdf(a - b) - math.exp(0.5) * norm.cdf(-a - b)
+    assert dplab.gaussian_delta(2.0, 1.0, 0.5) == pytest.approx(expected, rel=1e-12)
+
+
+def test_gaussian_against_dp_accounting():
+    """Optional cross-check against Google's dp-accounting (a test extra)."""
+    pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
+    for sigma, eps in ((1.0, 1.0), (2.0, 0.5), (0.7, 3.0)):
+        dist = pld.from_gaussian_mechanism(sigma, sensitivity=1.0, value_discretization_interval=1e-4)
+        assert dplab.gaussian_delta(sigma, 1.0, eps) == pytest.approx(
+            dist.get_delta_for_epsilon(eps), rel=2e-3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    eps=st.floats(0.01, 20),
+    log_delta=st.floats(-14, -1.5),
+    sens=st.floats(0.01, 100),
+)
+def test_analytic_sigma_solves_delta_exactly(eps, log_delta, sens):
+    delta = 10**log_delta
+    sigma = dplab.gaussian_sigma(sens, eps, delta)
+    assert dplab.gaussian_delta(sigma, sens, eps) == pytest.approx(delta, rel=1e-6)
+    # smallest such sigma: a 0.1% smaller sigma leaks more than delta
+    assert dplab.gaussian_delta(sigma * 0.999, sens, eps) > delta
+    # linear in the sensitivity
+    assert sigma == pytest.approx(sens * dplab.gaussian_sigma(1.0, eps, delta), rel=1e-7)
+
+
+def test_analytic_sigma_is_always_on_the_private_side():
+    """The returned sigma's delta never exceeds the target, on a grid of 15 x 12 x 3 cases."""
+    over = []
+    for eps in np.geomspace(0.01, 30, 15):
+        for delta in np.geomspace(1e-14, 0.3, 12):
+            for sens in (0.3, 1.0, 7.0):
+                sigma = dplab.gaussian_sigma(sens, float(eps), float(delta))
+                if dplab.gaussian_delta(sigma, sens, float(eps)) > delta:
+                    over.append((eps, delta, sens))
+    assert not over, over
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.1, 0.5, 0.9])
+@pytest.mark.parametrize("delta", [1e-3, 1e-6, 1e-10])
+def test_analytic_never_needs_more_noise_than_classical(eps, delta):
+    classical = dplab.gaussian_sigma(1, eps, delta, method="classical")
+    assert classical == pytest.approx(math.sqrt(2 * math.log(1.25 / delta)) / eps)
+    assert dplab.gaussian_sigma(1, eps, delta) < classical
+    assert dplab.gaussian_delta(classical, 1, eps) <= delta
+
+
+def test_classical_refuses_epsilon_at_least_one():
+    with pytest.raises(ValueError, match="epsilon < 1.*epsilon=1.0"):
+        dplab.gaussian_sigma(1, 1.0, 1e-5, method="classical")
+    with pytest.raises(ValueError, match="method must be one of"):
+        dplab.gaussian_sigma(1, 0.5, 1e-5, method="exact")
+
+
+def test_zcdp_sigma():
+    assert dplab.gaussian_sigma_zcdp(2.0, 0.5) == pytest.approx(2.0)
+
+
+def test_privacy_loss_and_hockey_stick():
+    sigma, eps = 1.3, 0.8
+    # the loss is N(mu, 2 mu), mu = Delta^2/(2 sigma^2): check the formula at two outputs
+    mu = 1 / (2 * sigma**2)
+    assert dplab.gaussian_privacy_loss(0.0, sigma, 1.0) == pytest.approx(mu)
+    assert dplab.gaussian_privacy_loss(1.0, sigma, 1.0) == pytest.approx(-mu)
+    y = dplab.gaussian_mechanism(0.0, sigma, size=1_000_000, rng=11)
+    hs = dplab.hockey_stick_samples(dplab.gaussian_privacy_loss(y, sigma, 1.0), eps)
+    assert dplab.mean_ci(hs, 0.999).contains(dplab.gaussian_delta(sigma, 1.0, eps))
+
+
+def test_tail_probability_inverts_the_tail_bound():
+    t = dplab.gaussian_tail_bound(2.0, 0.05)
+    assert dplab.gaussian_tail_probability(t, 2.0) == pytest.approx(0.05, rel=1e-12)
+
+
+def _gaussian_wins(j: int, eps: float, delta: float) -> bool:
+    return dplab.gaussian_sigma(math.sqrt(j), eps, delta) ** 2 < dplab.laplace_mse(j, eps)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 3.0])
+@pytest.mark.parametrize("delta", [1e-3, 1e-6, 1e-9])
+def test_crossover_k_is_the_smallest_k_where_gaussian_wins(eps, delta):
+    k = dplab.gaussian_laplace_crossover_k(eps, delta)
+    assert _gaussian_wins(k, eps, delta)
+    assert k == 1 or not _gaussian_wins(k - 1, eps, delta)
+
+
+def test_shapes():
+    assert dplab.gaussian_mechanism(np.zeros((2, 2)), 1.0, size=4, rng=0).shape == (4, 2, 2)
+
+
+def test_gaussian_mechanism_error_matches_theory():
+    sigma = 2.5
+    err = dplab.gaussian_mechanism(0.0, sigma, size=200_000, rng=43)
+    assert dplab.mean_ci(err**2, 0.999).contains(dplab.gaussian_mse(sigma))
+    assert dplab.mean_ci(np.abs(err), 0.999).contains(dplab.gaussian_mae(sigma))
+    t = dplab.gaussian_tail_bound(sigma, 0.05)
+    assert dplab.proportion_ci(np.sum(np.abs(err) >= t), err.size, 0.999).contains(0.05)
