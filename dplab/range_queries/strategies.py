@@ -292,7 +292,27 @@ class AllRangesStrategy(_FastStrategy):
         return float(k if inference else k * (k + 1) // 2)
 
 
-class HierarchyStrategy(_FastStrategy):
+class _LevelStrategy(_FastStrategy):
+    """A strategy of levels of measurements over the bins padded to ``n_leaves`` (a power of
+    the branching factor), each bin in one measurement per level: sensitivity = levels."""
+
+    level_sizes: list[int]
+    n_leaves: int
+
+    @property
+    def sensitivity(self) -> float:
+        return float(len(self.level_sizes))
+
+    @property
+    def n_measurements(self) -> int:
+        return int(sum(self.level_sizes))
+
+    def _padded(self, x: ArrayLike) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        return np.concatenate([x, np.zeros(x.shape[:-1] + (self.n_leaves - self.k,))], axis=-1)
+
+
+class HierarchyStrategy(_LevelStrategy):
     """A b-ary tree of interval counts over the bins padded to b^h, flat in level order
     (top level first). Direct answers: each range as the sum of its maximal tree nodes,
     at most 2(b - 1) per level (seed 000, Strategy 3)."""
@@ -308,19 +328,10 @@ class HierarchyStrategy(_FastStrategy):
         self.n_leaves = self.branching**self.height
         self.level_sizes = _level_sizes(self.n_leaves, self.branching, self.include_root)
 
-    @property
-    def sensitivity(self) -> float:
-        """One node per measured level contains a given bin."""
-        return float(len(self.level_sizes))
-
-    @property
-    def n_measurements(self) -> int:
-        return int(sum(self.level_sizes))
-
     def apply(self, x: ArrayLike) -> np.ndarray:
+        """The node counts, top level first; one node per measured level holds a given bin."""
         x = np.asarray(x, dtype=float)
-        padded = np.concatenate([x, np.zeros(x.shape[:-1] + (self.n_leaves - self.k,))], axis=-1)
-        levels, level = [], padded
+        levels, level = [], self._padded(x)
         for size in self.level_sizes[::-1]:
             level = level.reshape(x.shape[:-1] + (size, -1)).sum(axis=-1)
             levels.append(level)
@@ -429,7 +440,7 @@ class HierarchyStrategy(_FastStrategy):
         return total
 
 
-class WaveletStrategy(_FastStrategy):
+class WaveletStrategy(_LevelStrategy):
     """Privelet's weighted Haar wavelet over the bins padded to 2^h (always binary)."""
 
     name = "wavelet"
@@ -441,18 +452,10 @@ class WaveletStrategy(_FastStrategy):
         # the total, then the (left - right) coefficients of 1, 2, ..., n/2 nodes
         self.level_sizes = [1] + [2**j for j in range(self.height)]
 
-    @property
-    def sensitivity(self) -> float:
-        """A bin lies in the total and in one coefficient per level: h + 1."""
-        return float(len(self.level_sizes))
-
-    @property
-    def n_measurements(self) -> int:
-        return int(sum(self.level_sizes))
-
     def apply(self, x: ArrayLike) -> np.ndarray:
+        """The total and the (left - right) coefficients; a bin is in h + 1 of them."""
         x = np.asarray(x, dtype=float)
-        padded = np.concatenate([x, np.zeros(x.shape[:-1] + (self.n_leaves - self.k,))], axis=-1)
+        padded = self._padded(x)
         parts = [padded.sum(axis=-1, keepdims=True)]
         for size in self.level_sizes[1:]:
             halves = padded.reshape(x.shape[:-1] + (size, 2, -1)).sum(axis=-1)
