@@ -5,9 +5,10 @@ passes ``epsilon=0`` gets ``ValueError: epsilon must be finite and > 0, got
 epsilon=0`` instead of a silent ``inf`` or ``nan`` further down. Every check takes
 ``(value, name)`` and returns the value converted (float, int or array).
 
-The real-valued checks also accept arrays (a grid of epsilons, of k, ...): they
-then check every entry, name the first bad one with its index, and return a float
-array, so theory functions can be evaluated over a grid without a Python loop.
+Theory functions that draw a curve pass ``array_ok=True``: the check then also
+accepts a non-empty array of real numbers (a grid of epsilons, of k, ...), checks
+every entry, names the first bad one with its index, and returns a float (or int)
+array. Everywhere else an array is refused with the parameter's name.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import numpy as np
 
 __all__ = [
     "NEIGHBOURS",
+    "as_result",
     "check_beta",
     "check_branching",
     "check_choice",
     "check_delta",
     "check_epsilon",
     "check_neighbours",
+    "check_nonnegative",
     "check_positive",
     "check_positive_int",
     "check_probability",
@@ -41,6 +44,15 @@ def _is_array(value: object) -> bool:
     return isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value) > 0
 
 
+def _real_array(value: object, name: str, kind: str) -> np.ndarray:
+    """A non-empty array of real numbers (no bools, strings, None or complex), else TypeError."""
+    x = np.asarray(value)
+    if x.size == 0 or x.dtype == bool or not (np.issubdtype(x.dtype, np.integer)
+                                              or np.issubdtype(x.dtype, np.floating)):
+        raise TypeError(f"{name} must be {kind} or a non-empty array of them, got {name}={value!r}")
+    return x
+
+
 def _as_real(value: object, name: str) -> float:
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value.item()
@@ -49,16 +61,11 @@ def _as_real(value: object, name: str) -> float:
     return float(value)
 
 
-def _check_real(value: object, name: str, ok: Callable, requirement: str):
-    """Scalar: return a float if ``ok``; array: a float array if ``ok`` holds everywhere.
-    Otherwise raise ``ValueError("<name> must be <requirement>, got <name>=<value>")``."""
-    if _is_array(value):
-        try:
-            x = np.asarray(value, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold real numbers, got {name}={value!r}") from None
-        if np.asarray(value).dtype == bool:
-            raise TypeError(f"{name} must hold real numbers, got {name}={value!r}")
+def _check_real(value: object, name: str, ok: Callable, requirement: str, array_ok: bool):
+    """Scalar: return a float if ``ok``; array (with ``array_ok``): a float array if ``ok`` holds
+    everywhere. Otherwise raise ``ValueError("<name> must be <requirement>, got <name>=<value>")``."""
+    if array_ok and _is_array(value):
+        x = _real_array(value, name, "a real number").astype(float)
         with np.errstate(invalid="ignore"):
             bad = np.flatnonzero(~ok(x))
         if bad.size:
@@ -71,76 +78,87 @@ def _check_real(value: object, name: str, ok: Callable, requirement: str):
     return x
 
 
-def check_positive(value: object, name: str) -> float | np.ndarray:
-    """``value`` as a float (or float array) if it is finite and > 0, else raise naming ``name``."""
-    return _check_real(value, name, lambda x: np.isfinite(x) & (x > 0), "finite and > 0")
+def check_positive(value: object, name: str, *, array_ok: bool = False) -> float | np.ndarray:
+    """``value`` as a float if it is finite and > 0, else raise naming ``name``."""
+    return _check_real(value, name, lambda x: np.isfinite(x) & (x > 0), "finite and > 0", array_ok)
 
 
-def check_epsilon(epsilon: object, name: str = "epsilon") -> float | np.ndarray:
+def check_nonnegative(value: object, name: str, *, array_ok: bool = False) -> float | np.ndarray:
+    """``value`` as a float if it is finite and >= 0 (a threshold, a count), else raise."""
+    return _check_real(value, name, lambda x: np.isfinite(x) & (x >= 0), "finite and >= 0", array_ok)
+
+
+def check_epsilon(epsilon: object, name: str = "epsilon", *, array_ok: bool = False) -> float | np.ndarray:
     """epsilon must be finite and > 0."""
-    return check_positive(epsilon, name)
+    return check_positive(epsilon, name, array_ok=array_ok)
 
 
-def check_sensitivity(sensitivity: object, name: str = "sensitivity") -> float | np.ndarray:
+def check_sensitivity(
+    sensitivity: object, name: str = "sensitivity", *, array_ok: bool = False
+) -> float | np.ndarray:
     """A sensitivity must be finite and > 0 (a query with sensitivity 0 needs no noise)."""
-    return check_positive(sensitivity, name)
+    return check_positive(sensitivity, name, array_ok=array_ok)
 
 
-def check_rho(rho: object, name: str = "rho") -> float | np.ndarray:
+def check_rho(rho: object, name: str = "rho", *, array_ok: bool = False) -> float | np.ndarray:
     """A zCDP parameter rho must be finite and > 0."""
-    return check_positive(rho, name)
+    return check_positive(rho, name, array_ok=array_ok)
 
 
-def check_delta(delta: object, name: str = "delta", *, allow_zero: bool = True) -> float | np.ndarray:
+def check_delta(
+    delta: object, name: str = "delta", *, allow_zero: bool = True, array_ok: bool = False
+) -> float | np.ndarray:
     """delta must lie in [0, 1), or in (0, 1) when ``allow_zero`` is False."""
     if allow_zero:
-        return _check_real(delta, name, lambda x: (x >= 0) & (x < 1), "in [0, 1)")
-    return _check_real(delta, name, lambda x: (x > 0) & (x < 1), "in (0, 1)")
+        return _check_real(delta, name, lambda x: (x >= 0) & (x < 1), "in [0, 1)", array_ok)
+    return _check_real(delta, name, lambda x: (x > 0) & (x < 1), "in (0, 1)", array_ok)
 
 
-def check_beta(beta: object, name: str = "beta") -> float | np.ndarray:
+def check_beta(beta: object, name: str = "beta", *, array_ok: bool = False) -> float | np.ndarray:
     """A failure probability beta must lie in (0, 1)."""
-    return _check_real(beta, name, lambda x: (x > 0) & (x < 1), "in (0, 1)")
+    return _check_real(beta, name, lambda x: (x > 0) & (x < 1), "in (0, 1)", array_ok)
 
 
-def check_probability(p: object, name: str = "p") -> float | np.ndarray:
+def check_probability(p: object, name: str = "p", *, array_ok: bool = False) -> float | np.ndarray:
     """A probability that may be 1 but not 0, such as a sampling rate: p in (0, 1]."""
-    return _check_real(p, name, lambda x: (x > 0) & (x <= 1), "a probability in (0, 1]")
+    return _check_real(p, name, lambda x: (x > 0) & (x <= 1), "a probability in (0, 1]", array_ok)
 
 
-def check_positive_int(value: object, name: str) -> int | np.ndarray:
+def check_positive_int(value: object, name: str, *, array_ok: bool = False) -> int | np.ndarray:
     """A count such as the number of queries k must be an integer >= 1 (2.0 is accepted as 2).
 
-    An array of counts is checked entry by entry and returned as an int array.
+    A number that is not a whole number is a TypeError, a whole number < 1 a ValueError;
+    with ``array_ok`` an array of counts is checked entry by entry (an int array back).
     """
-    if _is_array(value):
-        x = np.asarray(value)
-        if x.dtype == bool or not np.issubdtype(x.dtype, np.number):
-            raise TypeError(f"{name} must hold positive integers, got {name}={value!r}")
+    if array_ok and _is_array(value):
+        x = _real_array(value, name, "a positive integer")
         with np.errstate(invalid="ignore"):
-            bad = np.flatnonzero(~(np.isfinite(x) & (x >= 1) & (np.mod(x, 1) == 0)))
-        if bad.size:
-            i = int(bad[0])
-            raise ValueError(f"{name} must be a positive integer, got {name}={x.flat[i].item()!r} "
-                             f"at index {i}")
+            whole = np.isfinite(x) & (np.mod(x, 1) == 0)
+        for error, bad in ((TypeError, ~whole), (ValueError, x < 1)):
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise error(f"{name} must be a positive integer, got {name}={x.flat[i].item()!r} "
+                            f"at index {i}")
         return x.astype(np.int64)
+    return _whole(value, name, low=1, requirement="a positive integer")
+
+
+def _whole(value: object, name: str, low: int, requirement: str) -> int:
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, numbers.Real) and float(value).is_integer():
+        if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer():
             value = int(value)
         else:
-            raise TypeError(f"{name} must be a positive integer, got {name}={value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {name}={value!r}")
+            raise TypeError(f"{name} must be {requirement}, got {name}={value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be {requirement}, got {name}={value!r}")
     return int(value)
 
 
 def check_branching(branching: object, name: str = "branching") -> int:
-    """A tree's branching factor must be an integer >= 2."""
-    if isinstance(branching, bool) or not isinstance(branching, numbers.Integral) or branching < 2:
-        raise ValueError(f"{name} must be an integer >= 2, got {name}={branching!r}")
-    return int(branching)
+    """A tree's branching factor must be an integer >= 2 (2.0 is accepted as 2)."""
+    return _whole(branching, name, low=2, requirement="an integer >= 2")
 
 
 def check_choice(value: object, options: Sequence, name: str):
@@ -160,6 +178,8 @@ def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
+        if rng is not None and rng < 0:
+            raise ValueError(f"{name} must be a seed >= 0, got {name}={rng!r}")
         return np.random.default_rng(rng)
     raise TypeError(f"{name} must be a numpy.random.Generator, an int seed or None, got {name}={rng!r}")
 

@@ -16,7 +16,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import as_result, check_choice, check_epsilon, check_neighbours, check_positive_int
+from dplab._checks import (
+    as_result,
+    check_choice,
+    check_epsilon,
+    check_neighbours,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+)
 from dplab.datasets import load_yrbss, table_size
 from dplab.inference import isotonic_fit, project_onto_constraints
 from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse, laplace_scale
@@ -81,8 +89,8 @@ def _check_table(table: dict[str, np.ndarray], *, nonempty: bool = False) -> Non
     bad = set(np.unique(table["sex"])) - {"M", "F"}
     if bad:
         raise ValueError(f"column 'sex' must hold 'M' or 'F', got {sorted(bad)}")
-    if np.any(table["height_m"] <= 0):
-        raise ValueError("column 'height_m' must be > 0 (metres)")
+    if len(table["height_m"]):
+        check_positive(table["height_m"], "column 'height_m' (metres)", array_ok=True)
 
 
 def body_mass_index(table: dict[str, np.ndarray]) -> np.ndarray:
@@ -146,7 +154,7 @@ def bmi_noise_scale(algorithm: int, epsilon: ArrayLike, neighbours: str = "add_r
     epsilon/4), Delta/epsilon for Algorithm 2's cells (Delta = histogram_sensitivity)."""
     check_choice(algorithm, (1, 2), "algorithm")
     if algorithm == 1:
-        return laplace_scale(1.0, np.asarray(check_epsilon(epsilon)) / 4)
+        return laplace_scale(1.0, np.asarray(check_epsilon(epsilon, array_ok=True)) / 4)
     return laplace_scale(histogram_sensitivity(neighbours), epsilon)
 
 
@@ -160,7 +168,7 @@ def bmi_expected_total_error(
     laplace_mse(Delta, epsilon): total trace(A A^T) laplace_mse(Delta, epsilon)
     = 6 * 2/eps^2 = 12/eps^2 (add/remove) or 6 * 8/eps^2 = 48/eps^2 (replace-one).
     """
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon, array_ok=True)
     check_neighbours(neighbours)
     check_choice(algorithm, (1, 2), "algorithm")
     if algorithm == 1:
@@ -219,19 +227,20 @@ BMI_TOTAL_A_EQ = np.array([[1.0, 1.0, -1.0]])
 
 
 def bmi_order_violation_probability(
-    algorithm: int, males_high: float, epsilon: ArrayLike
+    algorithm: int, males_high: float, epsilon: ArrayLike, neighbours: str = "add_remove"
 ) -> float | np.ndarray:
     """Pr[noisy (# M with BMI < 25) > noisy (# M)] when c2 = # M with BMI >= 25.
 
-    Algorithm 2: the noisy # M minus noisy q1 is c2 + Lap(1/eps): Pr = 1/2 e^{-c2 eps}.
+    Algorithm 2: the noisy # M minus noisy q1 is c2 + Lap(b), b = Delta/eps the cells'
+    scale (Delta = 1 under add/remove, 2 under replace-one): Pr = 1/2 e^{-c2/b}.
     Algorithm 1: the difference of two independent Lap(b), b = 4/eps, exceeds c2 with
     Pr = 1/2 e^{-c2/b} (1 + c2/(2b)) (the difference has density (1 + |x|/b) e^{-|x|/b}/(4b)).
     """
-    epsilon = check_epsilon(epsilon)
+    males_high = check_nonnegative(males_high, "males_high")
     check_choice(algorithm, (1, 2), "algorithm")
+    b = np.asarray(bmi_noise_scale(algorithm, epsilon, neighbours))
     if algorithm == 2:
-        return as_result(0.5 * np.exp(-males_high * epsilon))
-    b = np.asarray(bmi_noise_scale(1, epsilon))
+        return as_result(0.5 * np.exp(-males_high / b))
     return as_result(0.5 * np.exp(-males_high / b) * (1 + males_high / (2 * b)))
 
 
@@ -263,7 +272,7 @@ def bmi_totals_expected_error(epsilon: ArrayLike, projected: bool) -> float | np
     plane q1 + q2 = total is an orthogonal projection onto a 2-dimensional subspace through
     the truth, so it keeps exactly 2 of the 3 independent noise dimensions: 2 v.
     """
-    v = np.asarray(laplace_mse(1.0, np.asarray(check_epsilon(epsilon)) / 3))
+    v = np.asarray(laplace_mse(1.0, np.asarray(check_epsilon(epsilon, array_ok=True)) / 3))
     return as_result((2 if projected else 3) * v)
 
 

@@ -74,7 +74,7 @@ def subsampling_epsilon(epsilon: ArrayLike, p: float) -> float | np.ndarray:
     probability p is this DP under add/remove neighbours (Balle, Barthe & Gaboardi 2018,
     Theorem 8; the seed 000 slide cites Smith's "2 p epsilon", valid only for small eps).
     """
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon, array_ok=True)
     p = check_probability(p)
     return as_result(np.log1p(p * np.expm1(epsilon)))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import as_result, check_choice, check_epsilon, check_positive_int
+from dplab._checks import as_result, check_choice, check_epsilon, check_nonnegative, check_positive_int
 from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse
 from dplab.sensitivity import histogram_sensitivity
 
@@ -37,8 +37,7 @@ def contingency_release(
     counts = np.asarray(counts, dtype=float)
     if counts.ndim != 1 or counts.size < 2:
         raise ValueError(f"counts must be a 1-d table of at least 2 cells, got shape {counts.shape}")
-    if np.any(counts < 0):
-        raise ValueError("counts must be >= 0")
+    check_nonnegative(counts, "counts", array_ok=True)
     epsilon = check_epsilon(epsilon)
     c = counts.size
     if _check_method(method) == "seed003":
@@ -56,9 +55,9 @@ def contingency_expected_total_error(c: ArrayLike, epsilon: float, method: str) 
     cell carries the sum of their noise, variance (c - 1) v: total 2 (c - 1) v
     = 4 (c - 1)^3 / epsilon^2. parallel: c laplace_mse(Delta, epsilon), Delta = 1 or 2.
     """
-    c = check_positive_int(c, "c")
+    c = check_positive_int(c, "c", array_ok=True)
     if np.any(np.asarray(c) < 2):
-        raise ValueError(f"c must be at least 2 cells, got c={c}")
+        raise ValueError(f"c must be at least 2 cells, got c={np.min(c)}")
     epsilon = check_epsilon(epsilon)
     if _check_method(method) == "seed003":
         return as_result(2 * (c - 1) * np.asarray(laplace_mse(1.0, epsilon / (c - 1))))

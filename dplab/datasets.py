@@ -20,8 +20,11 @@ _YRBSS = "yrbss_sex_height_weight.csv"
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
+    """A read-only view of a read-only array: numpy refuses to make such a view writeable
+    again, so the cached data cannot be changed through what is handed out."""
+    owner = np.array(a)  # a copy that owns its memory (np.load's arrays may not)
+    owner.flags.writeable = False
+    return owner.view()
 
 
 @lru_cache(maxsize=1)
@@ -42,7 +45,7 @@ def load_yrbss() -> dict[str, np.ndarray]:
     Columns: ``sex`` ("M"/"F"), ``height_m``, ``weight_kg``, ``yrbss_row`` (read-only
     arrays; the dict itself is new on each call, so adding a column is safe).
     """
-    return dict(_yrbss_columns())
+    return {name: column.view() for name, column in _yrbss_columns()}
 
 
 @lru_cache(maxsize=8)

@@ -24,6 +24,7 @@ from dplab._checks import NEIGHBOURS, check_neighbours, check_positive_int
 __all__ = [
     "NEIGHBOURS",
     "check_neighbours",
+    "clipped_mean_sensitivity",
     "histogram_sensitivity",
     "l1_sensitivity",
     "neighbouring_tables",
@@ -32,6 +33,21 @@ __all__ = [
 
 Row = Mapping[str, object]
 Table = dict[str, np.ndarray]
+
+
+def clipped_mean_sensitivity(low: float, high: float, n: int) -> float:
+    """(high - low) / n: the L1 sensitivity of the mean of n values clipped to [low, high],
+    with n public and the bounds chosen without looking at the data (replace-one
+    neighbours: one value moves by at most high - low). Under add/remove the count n
+    itself changes and would have to be released too (LAB_SPEC, "Neighbouring databases")."""
+    low, high = _as_bounds(low, high)
+    return (high - low) / check_positive_int(n, "n")
+
+
+def _as_bounds(low: float, high: float) -> tuple[float, float]:
+    if not (np.isfinite(low) and np.isfinite(high) and low < high):
+        raise ValueError(f"low and high must be finite with low < high, got low={low!r}, high={high!r}")
+    return float(low), float(high)
 
 
 def histogram_sensitivity(neighbours: str = "add_remove") -> float:

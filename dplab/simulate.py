@@ -12,6 +12,7 @@ Intervals: a normal (CLT) interval for means, Clopper-Pearson
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,10 +48,20 @@ def standard_noise(
     return rng.standard_normal(size=size)
 
 
-@lru_cache(maxsize=16)
 def standard_draw(noise: str, shape: int | tuple[int, ...], seed: int) -> np.ndarray:
     """``standard_noise(noise, shape, default_rng(seed))``, cached and read-only: every
-    panel, figure and report row that scales the same standard draw shares one copy."""
+    panel, figure and report row that scales the same standard draw shares one copy
+    (a read-only view: it cannot be made writeable again). ``seed`` must be an int >= 0."""
+    check_choice(noise, NOISES, "noise")
+    shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
+    shape = tuple(check_positive_int(n, "shape") for n in shape)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got seed={seed!r}")
+    return _cached_draw(noise, shape, int(seed)).view()
+
+
+@lru_cache(maxsize=16)
+def _cached_draw(noise: str, shape: tuple[int, ...], seed: int) -> np.ndarray:
     z = standard_noise(noise, shape, np.random.default_rng(seed))
     z.flags.writeable = False
     return z
@@ -148,8 +159,9 @@ class ScaledErrors:
     """
 
     def __init__(self, standard_abs: np.ndarray):
-        self.standard_abs = np.array(standard_abs, dtype=float).ravel()
-        self.standard_abs.flags.writeable = False
+        z = np.array(np.ravel(standard_abs), dtype=float)  # a copy that owns its memory
+        z.flags.writeable = False
+        self.standard_abs = z.view()  # read-only for good: shared through the caches
         self._sorted: np.ndarray | None = None
         self._moments: dict[int, tuple[float, float]] = {}  # p -> (mean, variance) of |Z|^p
 

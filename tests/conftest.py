@@ -11,3 +11,19 @@ def report_rows():
     from dplab.lab.registry import all_report_rows
 
     return all_report_rows()
+
+
+@pytest.fixture
+def optional_module():
+    """load(name): import an optional cross-check package (a test extra). Skipped where it is
+    missing on a developer's machine; under CI=true (which installs the extras) a missing
+    package fails instead of skipping silently."""
+    import importlib
+    import os
+
+    def load(name: str):
+        if os.environ.get("CI") == "true":
+            return importlib.import_module(name)
+        return pytest.importorskip(name)
+
+    return load

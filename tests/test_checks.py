@@ -123,11 +123,26 @@ def test_array_checks_name_the_first_bad_entry():
         dplab.laplace_mse(1, [0.5, 1.0, 0.0, -1.0])
     with pytest.raises(ValueError, match=r"epsilon must be finite and > 0, got epsilon=nan at index 0"):
         dplab.bmi_expected_total_error(1, np.array([np.nan, 1.0]))
-    with pytest.raises(ValueError, match=r"k must be a positive integer, got k=2.5 at index 1"):
+    with pytest.raises(TypeError, match=r"k must be a positive integer, got k=2.5 at index 1"):
         dplab.laplace_accuracy_k(1, [1, 2.5], 1.0, 0.1)
-    with pytest.raises(TypeError, match="epsilon must hold real numbers"):
-        dplab.laplace_mse(1, ["a", "b"])
-    np.testing.assert_array_equal(_checks.check_positive_int(np.array([1.0, 3.0]), "k"), [1, 3])
+    with pytest.raises(ValueError, match=r"k must be a positive integer, got k=0 at index 2"):
+        dplab.laplace_accuracy_k(1, [1, 2, 0], 1.0, 0.1)
+    for bad in (["1", "2"], [1.0, None], [1 + 2j], [], [True, False]):
+        with pytest.raises(TypeError, match="epsilon must be a real number or a non-empty array"):
+            dplab.laplace_mse(1, bad)
+
+
+def test_scalar_only_functions_refuse_arrays_by_name():
+    for call in (lambda: dplab.gaussian_sigma(1, [0.5, 0.6], 1e-6),
+                 lambda: dplab.zcdp_to_approx_dp([0.5, 1.0], 1e-6),
+                 lambda: dplab.laplace_mechanism(0.0, 1.0, [0.5, 1.0])):
+        with pytest.raises(TypeError, match=r"(epsilon|rho) must be a real number, got"):
+            call()
+    assert _checks.check_branching(2.0) == 2
+    with pytest.raises(TypeError, match="branching must be an integer >= 2, got branching=2.5"):
+        _checks.check_branching(2.5)
+    counts = _checks.check_positive_int(np.array([1.0, 3.0]), "k", array_ok=True)
+    np.testing.assert_array_equal(counts, [1, 3])
 
 
 def test_every_check_takes_value_then_name():

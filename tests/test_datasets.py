@@ -39,9 +39,13 @@ def test_table_size_rejects_empty_and_ragged():
 
 def test_columns_are_read_only_and_cached():
     a, b = load_yrbss(), load_yrbss()
-    assert a["height_m"] is b["height_m"] and a is not b  # one copy of the data, a new dict
+    assert np.shares_memory(a["height_m"], b["height_m"]) and a is not b  # one copy, a new dict
     with pytest.raises(ValueError, match="read-only"):
         a["height_m"][0] = 0.0
-    assert not dplab.load_p_identity().flags.writeable
+    with pytest.raises(ValueError, match="WRITEABLE"):  # and it cannot be made writeable again
+        a["height_m"].flags.writeable = True
+    theta = dplab.load_p_identity()
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        theta.flags.writeable = True
     with pytest.raises(ValueError, match="name must be a file shipped in dplab/data"):
         dplab.load_array("nothing.npy")

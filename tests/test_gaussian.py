@@ -26,9 +26,9 @@ def test_gaussian_delta_by_hand():
     assert dplab.gaussian_delta(2.0, 1.0, 0.5) == pytest.approx(expected, rel=1e-12)
 
 
-def test_gaussian_against_dp_accounting():
-    """Optional cross-check against Google's dp-accounting (a test extra)."""
-    pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
+def test_gaussian_against_dp_accounting(optional_module):
+    """Cross-check against Google's dp-accounting (a test extra)."""
+    pld = optional_module("dp_accounting.pld.privacy_loss_distribution")
     for sigma, eps in ((1.0, 1.0), (2.0, 0.5), (0.7, 3.0)):
         dist = pld.from_gaussian_mechanism(sigma, sensitivity=1.0, value_discretization_interval=1e-4)
         assert dplab.gaussian_delta(sigma, 1.0, eps) == pytest.approx(
@@ -51,15 +51,27 @@ def test_analytic_sigma_solves_delta_exactly(eps, log_delta, sens):
     assert sigma == pytest.approx(sens * dplab.gaussian_sigma(1.0, eps, delta), rel=1e-7)
 
 
-def test_analytic_sigma_is_always_on_the_private_side():
-    """The returned sigma's delta never exceeds the target, on a grid of 15 x 12 x 3 cases."""
+def _exact_delta(mp, sigma: float, sensitivity: float, eps: float) -> float:
+    """Balle & Wang Theorem 8 in 60-digit arithmetic (mpmath), independent of scipy."""
+    mp.mp.dps = 60
+    s, d, e = mp.mpf(sigma), mp.mpf(sensitivity), mp.mpf(eps)
+    a, b = d / (2 * s), e * s / d
+    return float(mp.ncdf(a - b) - mp.e**e * mp.ncdf(-a - b))
+
+
+def test_analytic_sigma_is_always_on_the_private_side(optional_module):
+    """The returned sigma's exact delta (60 digits) never exceeds the target, on a grid of
+    15 x 12 x 3 cases, and the sigma is still within 1e-9 of the root."""
+    mp = optional_module("mpmath")
     over = []
     for eps in np.geomspace(0.01, 30, 15):
         for delta in np.geomspace(1e-14, 0.3, 12):
             for sens in (0.3, 1.0, 7.0):
                 sigma = dplab.gaussian_sigma(sens, float(eps), float(delta))
-                if dplab.gaussian_delta(sigma, sens, float(eps)) > delta:
-                    over.append((eps, delta, sens))
+                exact = _exact_delta(mp, sigma, sens, float(eps))
+                if exact > delta:
+                    over.append((eps, delta, sens, exact / delta - 1))
+                assert _exact_delta(mp, sigma * (1 - 1e-9), sens, float(eps)) > delta * (1 - 1e-6)
     assert not over, over
 
 

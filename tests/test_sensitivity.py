@@ -73,3 +73,17 @@ def test_histogram_sensitivity_is_what_brute_force_finds():
     for neighbours in dplab.NEIGHBOURS:
         assert dplab.histogram_sensitivity(neighbours) == dplab.l1_sensitivity(
             dplab.bmi_cells, BMI_UNIVERSE, 3, neighbours)
+
+
+def test_clipped_mean_sensitivity_is_the_largest_change_of_the_mean():
+    low, high, n = 1.2, 2.1, 5
+    assert dplab.clipped_mean_sensitivity(low, high, n) == pytest.approx(0.9 / 5)
+    # brute force over replace-one neighbours of tables of n = 3 values on a grid in [low, high]
+    grid = [1.2, 1.5, 2.1]
+    worst = max(abs(np.mean([a, b, c]) - np.mean([d, b, c])) for a in grid for b in grid
+                for c in grid for d in grid)
+    assert worst == pytest.approx(dplab.clipped_mean_sensitivity(low, high, 3))
+    with pytest.raises(ValueError, match="low < high"):
+        dplab.clipped_mean_sensitivity(2.0, 1.0, 3)
+    with pytest.raises(ValueError, match="n must be a positive integer"):
+        dplab.clipped_mean_sensitivity(0.0, 1.0, 0)

@@ -71,11 +71,19 @@ def test_quantile_ci_contains_the_true_quantile():
 
 def test_standard_draw_is_cached_read_only_and_seeded():
     z = dplab.standard_draw("laplace", (100, 3), 7)
-    assert z is dplab.standard_draw("laplace", (100, 3), 7)
+    assert np.shares_memory(z, dplab.standard_draw("laplace", (100, 3), 7))  # one cached copy
     np.testing.assert_array_equal(z, np.random.default_rng(7).laplace(0, 1, size=(100, 3)))
     with pytest.raises(ValueError, match="read-only"):
         z[0, 0] = 1.0
-    assert not standard_errors("gaussian", 50, seed=2).standard_abs.flags.writeable
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        z.flags.writeable = True
+    assert np.shares_memory(dplab.standard_draw("gaussian", 4, 1), dplab.standard_draw("gaussian", (4,), 1))
+    errs = standard_errors("gaussian", 50, seed=2).standard_abs
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        errs.flags.writeable = True
+    for bad in (None, -1, 1.5):
+        with pytest.raises(ValueError, match="seed must be an int >= 0"):
+            dplab.standard_draw("laplace", 3, bad)
 
 
 def test_bonferroni_confidence():

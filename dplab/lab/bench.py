@@ -80,9 +80,12 @@ def browser_latency(notebook: Path, steps: int = 10) -> float | None:
 
 
 def nbval_time(notebook: Path) -> float:
+    """Seconds to run the notebook's nbval test (a failure raises with pytest's output)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env",
-                    "-p", "no:cacheprovider", str(notebook)], check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env",
+                           "-p", "no:cacheprovider", str(notebook)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"nbval failed on {notebook.name}:\n{done.stdout[-4000:]}{done.stderr[-2000:]}")
     return time.perf_counter() - start
 
 

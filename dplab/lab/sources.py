@@ -1,7 +1,9 @@
 """What dplab code a notebook runs, and a fingerprint of it: stale stored outputs are caught.
 
 ``import_graph()`` reads every dplab module's imports (module level and inside
-functions) from its source with ``ast``, without importing anything. A notebook's
+functions, and ``import_module`` calls, an f-string read as a pattern) from its
+source with ``ast``, without importing anything; relative imports are banned (ruff
+TID252), so none is missed. A notebook's
 modules are the lesson modules it imports and the modules defining the ``dplab.NAME``
 it uses, closed under imports. ``make notebooks`` writes their fingerprints (and those
 of the notebook's code cells and of ``dplab/data``) into the notebook's metadata; a
@@ -25,6 +27,7 @@ from dplab.lab.paths import data_dir, package_dir
 
 __all__ = [
     "code_fingerprint",
+    "code_text",
     "find_cycle",
     "import_graph",
     "module_files",
@@ -36,6 +39,7 @@ __all__ = [
 ]
 
 METADATA_KEY = "dplab"
+DATA_SUFFIXES = (".csv", ".npy", ".json")  # the data files (not the README, not __init__.py)
 
 
 def module_files() -> dict[str, Path]:
@@ -50,11 +54,14 @@ def module_files() -> dict[str, Path]:
     return out
 
 
-def _imports(tree: ast.AST, modules: set[str]) -> set[str]:
+def _imports(tree: ast.AST, modules: set[str], dynamic: bool = True) -> set[str]:
     """The dplab modules a syntax tree imports (``from dplab.x import y`` is dplab.x.y when
     y is a module, else dplab.x), with their parent packages, the facade ``dplab`` aside."""
     found = set()
     for node in ast.walk(tree):
+        if dynamic and isinstance(node, ast.Call) and node.args \
+                and getattr(node.func, "id", getattr(node.func, "attr", "")) == "import_module":
+            found |= _dynamic_imports(node.args[0], modules)
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "dplab":
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
@@ -68,17 +75,31 @@ def _imports(tree: ast.AST, modules: set[str]) -> set[str]:
     return {m for m in with_parents if m in modules} | ({"dplab"} & found)
 
 
-@lru_cache(maxsize=1)
-def _graph() -> tuple[tuple[str, frozenset[str]], ...]:
+def _dynamic_imports(arg: ast.expr, modules: set[str]) -> set[str]:
+    """The modules an ``import_module(...)`` call may load: a constant names one; an f-string
+    such as f"dplab.lab.lessons.{name}.report" is read as a pattern, each {...} any name."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return {arg.value} & modules
+    if isinstance(arg, ast.JoinedStr):
+        pattern = "".join(re.escape(part.value) if isinstance(part, ast.Constant) else r"[\w.]+"
+                          for part in arg.values)
+        return {m for m in modules if re.fullmatch(pattern, m)}
+    return set()
+
+
+@lru_cache(maxsize=2)
+def _graph(dynamic: bool) -> tuple[tuple[str, frozenset[str]], ...]:
     files = module_files()
     names = set(files)
-    return tuple((m, frozenset(_imports(ast.parse(p.read_text(encoding="utf-8")), names) - {m}))
+    return tuple((m, frozenset(_imports(ast.parse(p.read_text(encoding="utf-8")), names, dynamic) - {m}))
                  for m, p in files.items())
 
 
-def import_graph() -> dict[str, set[str]]:
-    """module -> the dplab modules it imports (anywhere in its source)."""
-    return {m: set(deps) for m, deps in _graph()}
+def import_graph(dynamic: bool = True) -> dict[str, set[str]]:
+    """module -> the dplab modules it imports (anywhere in its source). ``dynamic=False``
+    leaves out ``import_module`` calls: the registry's walk over every lesson, which a
+    notebook's outputs do not depend on (``dplab.check`` answers from its own lesson)."""
+    return {m: set(deps) for m, deps in _graph(dynamic)}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -138,7 +159,7 @@ def notebook_modules(nb: dict) -> set[str]:
     """The dplab modules a notebook's code runs: what it imports and the modules of the
     ``dplab.NAME`` it uses, closed under the import graph (the facade itself aside)."""
     names = _flat_names()
-    graph = import_graph()
+    graph = import_graph(dynamic=False)
     direct = set()
     for source in _code_cells(nb):
         code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
@@ -148,23 +169,31 @@ def notebook_modules(nb: dict) -> set[str]:
     return reachable(graph, direct) - {"dplab"}
 
 
-def code_fingerprint(source: str) -> str:
-    """sha256 of a module's tokens, without comments, blank lines and docstrings."""
-    docstrings = set()
+def code_text(source: str) -> str:
+    """A module's source without docstrings, comments, trailing spaces and blank lines.
+
+    Docstrings are found with ``ast`` (whole lines), comments with ``tokenize`` (cut at
+    their column): both report the same positions on every Python >= 3.8, so the text,
+    and its fingerprint, do not depend on the Python version.
+    """
+    lines = source.splitlines()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
                     and isinstance(first.value.value, str):
-                docstrings.update(range(first.lineno, first.end_lineno + 1))
-    kept = []
+                for i in range(first.lineno - 1, first.end_lineno):
+                    lines[i] = ""
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        if tok.type in (tokenize.COMMENT, tokenize.NL):
-            continue
-        if tok.type == tokenize.STRING and tok.start[0] in docstrings:
-            continue
-        kept.append(f"{tok.type}:{tok.string}")
-    return _sha("\n".join(kept).encode())
+        if tok.type == tokenize.COMMENT:
+            row, col = tok.start
+            lines[row - 1] = lines[row - 1][:col]
+    return "\n".join(line.rstrip() for line in lines if line.strip())
+
+
+def code_fingerprint(source: str) -> str:
+    """The first 16 hex digits of the sha256 of :func:`code_text`."""
+    return _sha(code_text(source).encode("utf-8"))
 
 
 def _sha(data: bytes) -> str:
@@ -181,7 +210,7 @@ def notebook_fingerprint(path: str | Path) -> dict:
         "modules": {m: code_fingerprint(files[m].read_text(encoding="utf-8"))
                     for m in sorted(notebook_modules(nb))},
         "data": {p.name: _sha(p.read_bytes()) for p in sorted(data_dir().iterdir())
-                 if p.is_file() and p.suffix != ".py"},
+                 if p.suffix in DATA_SUFFIXES},
     }
 
 

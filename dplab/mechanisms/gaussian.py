@@ -23,12 +23,15 @@ from dplab._checks import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_nonnegative,
     check_positive,
     check_rho,
     check_rng,
     check_sensitivity,
 )
 from dplab.mechanisms._noise import add_noise, noise_shape
+
+_ULP = 2.0**-52  # relative spacing of doubles
 
 __all__ = [
     "gaussian_delta",
@@ -64,24 +67,23 @@ def gaussian_mechanism(
 
 def gaussian_mse(sigma: ArrayLike) -> float | np.ndarray:
     """E[(M(x) - f(x))^2] = sigma^2."""
-    return as_result(np.asarray(check_positive(sigma, "sigma")) ** 2)
+    return as_result(np.asarray(check_positive(sigma, "sigma", array_ok=True)) ** 2)
 
 
 def gaussian_mae(sigma: ArrayLike) -> float | np.ndarray:
     """E|M(x) - f(x)| = sigma sqrt(2/pi)."""
-    return as_result(check_positive(sigma, "sigma") * math.sqrt(2 / math.pi))
+    return as_result(check_positive(sigma, "sigma", array_ok=True) * math.sqrt(2 / math.pi))
 
 
 def gaussian_tail_bound(sigma: ArrayLike, beta: ArrayLike) -> float | np.ndarray:
     """The t with Pr[|N(0, sigma^2)| >= t] = beta exactly: t = sigma Phi^{-1}(1 - beta/2)."""
-    return as_result(check_positive(sigma, "sigma") * special.ndtri(1 - check_beta(beta) / 2))
+    sigma = check_positive(sigma, "sigma", array_ok=True)
+    return as_result(sigma * special.ndtri(1 - check_beta(beta, array_ok=True) / 2))
 
 
 def gaussian_tail_probability(t: ArrayLike, sigma: float) -> float | np.ndarray:
     """Pr[|N(0, sigma^2)| >= t] = 2 Phi(-t/sigma) for t >= 0."""
-    t = np.asarray(t, dtype=float)
-    if np.any(t < 0):
-        raise ValueError(f"t must be >= 0, got t={t!r}")
+    t = check_nonnegative(t, "t", array_ok=True)
     return as_result(2 * special.ndtr(-t / check_positive(sigma, "sigma")))
 
 
@@ -92,13 +94,21 @@ def gaussian_delta(sigma: float, sensitivity: float, epsilon: float) -> float:
             - e^epsilon Phi(-Delta/(2 sigma) - epsilon sigma/Delta),
     with the second term evaluated in log space (log Phi) so large epsilon is stable.
     """
-    sigma = check_positive(sigma, "sigma")
-    sensitivity = check_sensitivity(sensitivity)
-    epsilon = check_epsilon(epsilon)
+    first, second, _ = _delta_terms(check_positive(sigma, "sigma"), check_sensitivity(sensitivity),
+                                    check_epsilon(epsilon))
+    return float(max(first - second, 0.0))
+
+
+def _delta_terms(sigma: float, sensitivity: float, epsilon: float) -> tuple[float, float, float]:
+    """The two terms of Balle & Wang's Theorem 8, delta = first - second, and a bound on the
+    rounding error of first - second: Phi(x) has relative error about x^2 ulps when x itself
+    carries a few ulps (d ln Phi(x)/dx ~ |x| for x << 0); 16 ulps are added for the rest."""
     a = sensitivity / (2 * sigma)
     b = epsilon * sigma / sensitivity
-    delta = special.ndtr(a - b) - math.exp(epsilon + special.log_ndtr(-a - b))
-    return float(max(delta, 0.0))
+    first = float(special.ndtr(a - b))
+    second = math.exp(epsilon + special.log_ndtr(-a - b))
+    error = _ULP * ((16 + 4 * (a - b) ** 2) * first + (16 + 4 * (a + b) ** 2 + epsilon) * second)
+    return first, second, error
 
 
 def gaussian_sigma(
@@ -109,8 +119,10 @@ def gaussian_sigma(
     ``method="analytic"`` (default): the smallest sigma with
     :func:`gaussian_delta` (sigma) <= delta, i.e. Balle & Wang 2018, Theorem 8, solved
     by root finding on the exact delta (their Algorithm 1 solves the same equation).
-    The root is rounded to the private side: the sigma returned never has a delta
-    above the target, as production accountants do. Valid for every epsilon > 0.
+    The root is rounded to the private side, as production accountants do: the sigma
+    returned has a delta below the target even after the rounding error of the
+    subtraction in :func:`gaussian_delta` (both terms are much larger than delta when
+    delta is tiny; see ``_delta_terms``). Valid for every epsilon > 0.
     ``method="classical"``: sigma = Delta sqrt(2 ln(1.25/delta)) / epsilon
     (Dwork & Roth, Theorem A.1), proven only for epsilon < 1, so refused otherwise.
     ``sensitivity`` is the L2 sensitivity Delta_2.
@@ -136,8 +148,13 @@ def gaussian_sigma(
     while excess(lo) < 0:
         lo -= 1.0
     root = optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=1e-14)
+
+    def unsafe(log_sigma: float) -> bool:
+        first, second, error = _delta_terms(math.exp(log_sigma), sensitivity, epsilon)
+        return first - second + error > delta
+
     step = 1e-15 * max(1.0, abs(root))
-    while excess(root) > 0:  # brentq may stop on either side of the root: step to the safe one
+    while unsafe(root):  # brentq stops on either side of the root: step to the private one
         root += step
         step *= 2
     return math.exp(root)
@@ -175,7 +192,7 @@ def gaussian_privacy_loss(y: ArrayLike, sigma: float, sensitivity: float) -> flo
     """
     sigma = check_positive(sigma, "sigma")
     sensitivity = check_sensitivity(sensitivity)
-    y = np.asarray(y, dtype=float)
+    y = np.asarray(y, dtype=float)  # any real output, of any shape
     return as_result((sensitivity**2 - 2 * sensitivity * y) / (2 * sigma**2))
 
 

@@ -21,6 +21,7 @@ from dplab._checks import (
     check_beta,
     check_delta,
     check_epsilon,
+    check_nonnegative,
     check_positive,
     check_positive_int,
     check_rng,
@@ -43,7 +44,7 @@ __all__ = [
 
 def laplace_scale(sensitivity: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
     """Scale b = Delta / epsilon of the Laplace mechanism (Dwork & Roth, Def. 3.3)."""
-    return as_result(check_sensitivity(sensitivity) / check_epsilon(epsilon))
+    return as_result(check_sensitivity(sensitivity, array_ok=True) / check_epsilon(epsilon, array_ok=True))
 
 
 def laplace_mechanism(
@@ -61,7 +62,7 @@ def laplace_mechanism(
     standard draw for every epsilon. With ``size`` the result has shape
     ``(size,) + numpy.shape(value)`` (independent trials).
     """
-    b = laplace_scale(sensitivity, epsilon)
+    b = check_sensitivity(sensitivity) / check_epsilon(epsilon)
     rng = check_rng(rng)
     return add_noise(value, b * rng.laplace(0.0, 1.0, size=noise_shape(value, size)))
 
@@ -81,14 +82,13 @@ def laplace_tail_bound(sensitivity: ArrayLike, epsilon: ArrayLike, beta: ArrayLi
 
     Dwork & Roth, Fact 3.7; seed 004: Pr[|Y| >= t b] = exp(-t).
     """
-    return as_result(np.asarray(laplace_scale(sensitivity, epsilon)) * -np.log(check_beta(beta)))
+    b = np.asarray(laplace_scale(sensitivity, epsilon))
+    return as_result(b * -np.log(check_beta(beta, array_ok=True)))
 
 
 def laplace_tail_probability(t: ArrayLike, scale: float) -> float | np.ndarray:
     """Pr[|Lap(b)| >= t] = exp(-t/b) for t >= 0 (the inverse of :func:`laplace_tail_bound`)."""
-    t = np.asarray(t, dtype=float)
-    if np.any(t < 0):
-        raise ValueError(f"t must be >= 0, got t={t!r}")
+    t = check_nonnegative(t, "t", array_ok=True)
     return as_result(np.exp(-t / check_positive(scale, "scale")))
 
 
@@ -103,12 +103,12 @@ def laplace_scale_k(
     b = Delta sqrt(8 k ln(1/delta)) / epsilon.
     """
     sensitivity = check_sensitivity(sensitivity)
-    k = check_positive_int(k, "k")
+    k = check_positive_int(k, "k", array_ok=True)
     epsilon = check_epsilon(epsilon)
     if delta is None:
         return as_result(k * sensitivity / epsilon)
     delta = check_delta(delta, allow_zero=False)
-    if np.any(epsilon > 1):
+    if epsilon > 1:
         raise ValueError(
             "the (epsilon, delta) form of seed 004 Theorem 3 simplifies advanced composition "
             f"for epsilon <= 1 only, got epsilon={epsilon!r}"
@@ -128,7 +128,7 @@ def laplace_accuracy_k(
     """
     b = laplace_scale_k(sensitivity, k, epsilon, delta)
     beta = check_beta(beta)
-    return as_result(b * np.log(check_positive_int(k, "k") / beta))
+    return as_result(b * np.log(check_positive_int(k, "k", array_ok=True) / beta))
 
 
 def laplace_accuracy_k_exact(
@@ -143,5 +143,5 @@ def laplace_accuracy_k_exact(
     """
     b = laplace_scale_k(sensitivity, k, epsilon, delta)
     beta = check_beta(beta)
-    k = check_positive_int(k, "k")
+    k = check_positive_int(k, "k", array_ok=True)
     return as_result(-b * np.log(-np.expm1(np.log1p(-beta) / k)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import check_choice, check_positive_int, check_rng
+from dplab._checks import check_choice, check_nonnegative, check_positive_int, check_rng
 from dplab.datasets import load_yrbss
 
 __all__ = ["HISTOGRAM_SHAPES", "check_histogram", "height_histogram", "synthetic_histogram"]
@@ -20,9 +20,7 @@ def check_histogram(x: ArrayLike, k: int) -> np.ndarray:
         raise ValueError(f"x must be a non-empty 1-d histogram, got shape {x.shape}")
     if x.size != k:
         raise ValueError(f"x must have k = {k} bins, got {x.size}")
-    if np.any(x < 0) or not np.all(np.isfinite(x)):
-        raise ValueError("x must hold finite counts >= 0")
-    return x
+    return check_nonnegative(x, "x", array_ok=True)
 
 
 def height_histogram(k: int, low: float = 1.20, high: float = 2.20) -> np.ndarray:

@@ -102,11 +102,14 @@ class PIdentityStrategy(RangeStrategy):
 
     def __init__(self, theta: np.ndarray):
         self.theta = np.asarray(theta, dtype=float)
-        if self.theta.ndim != 2 or np.any(self.theta < 0):
-            raise ValueError(f"theta must be a non-negative 2-d array (p x k), got shape {self.theta.shape}")
+        if self.theta.ndim != 2:
+            raise ValueError(f"theta must be a 2-d array (p x k), got shape {self.theta.shape}")
+        if not np.all(np.isfinite(self.theta) & (self.theta >= 0)):
+            low = float(self.theta.min())
+            raise ValueError(f"theta must hold finite entries >= 0, got min(theta)={low!r}")
         super().__init__(p_identity_matrix(self.theta))
 
-    def error_units(self, inference: bool = True) -> float:
+    def error_units(self, inference: bool = False) -> float:
         """||W A^+||_F^2 = tr[(I + Theta^T Theta)^{-1} D^{-1} W^T W D^{-1}]."""
         return p_identity_objective(self.theta, all_ranges_gram(self.k))[0]
 

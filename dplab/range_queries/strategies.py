@@ -7,7 +7,11 @@ measurements (the matrix mechanism; Li, Miklau et al., PODS 2010).
 
 :class:`RangeStrategy` is the strategy of any matrix A, done densely: least-squares
 answers through the pseudo-inverse, expected error 2 (Delta_A/eps)^2 ||W A^+||_F^2.
-Each named strategy is a subclass that replaces the dense parts with fast ones:
+Each named strategy is a subclass that replaces the dense parts with fast ones (with
+one difference when k is not a power of the branching factor: the tree and the
+wavelet pad the bins to b^h and reconstruct by least squares over the padded tree,
+treating the padded bins as unknowns as Hay et al. do; the dense strategy of the same
+k columns knows they are empty and does a little better):
 
 * :class:`AllRangesStrategy`: measure every range (sensitivity floor((k+1)^2/4)).
 * :class:`IdentityStrategy`: measure every bin; a range is the sum of its bins (sensitivity 1).
@@ -19,8 +23,12 @@ Each named strategy is a subclass that replaces the dense parts with fast ones:
 * :class:`WaveletStrategy`: Privelet (Xiao, Wang & Gehrke, ICDE 2010): the Haar wavelet of
   the bins padded to 2^h, each coefficient weighted by its support, i.e. the grand
   total and, for every node of the binary tree, (left half sum - right half sum); a
-  bin is in h + 1 of them with coefficient +-1 (sensitivity h + 1). A is square and
-  invertible: the inverse Haar transform is the least-squares reconstruction.
+  bin is in h + 1 of them with coefficient +-1 (sensitivity h + 1). On the padded bins
+  A is square and invertible: the inverse Haar transform is the reconstruction.
+
+Every method that can answer two ways takes ``inference``: False (the default, as in
+:func:`dplab.expected_total_error`) means the strategy's own answers (sums of
+measurements where it has them, least squares where it has none), True least squares.
 
 The optimised p-Identity strategy (``optimization.py``) is a dense subclass.
 """
@@ -139,6 +147,9 @@ class RangeStrategy:
     answers_directly = False
 
     def __init__(self, matrix: ArrayLike):
+        if isinstance(matrix, str):
+            raise TypeError(f"RangeStrategy(matrix) is the strategy of a matrix, got matrix={matrix!r}; "
+                            f"for a named strategy use range_strategy({matrix!r}, k, ...)")
         a = np.array(matrix, dtype=float)
         if a.ndim != 2 or a.size == 0 or not np.all(np.isfinite(a)):
             raise ValueError(f"matrix must be a finite non-empty 2-d array (measurements x bins), "
@@ -179,12 +190,13 @@ class RangeStrategy:
         return exact + (self.sensitivity / epsilon) * rng.laplace(0.0, 1.0, size=shape)
 
     def reconstruct(self, y: ArrayLike) -> np.ndarray:
-        """Least-squares bin estimates x_hat = A^+ y (measurements on the last axis)."""
+        """Least-squares bin estimates x_hat = A^+ y (measurements on the last axis);
+        the tree and the wavelet: least squares over their padded bins, cut to k."""
         return np.asarray(y, dtype=float) @ self._pinv.T
 
-    def total_error(self, y: ArrayLike, x: ArrayLike, inference: bool = True) -> np.ndarray:
-        """Total squared error over all ranges of the answers from measurements y:
-        least squares (``inference``) or the strategy's direct answers."""
+    def total_error(self, y: ArrayLike, x: ArrayLike, inference: bool = False) -> np.ndarray:
+        """Total squared error over all ranges of the answers from measurements y: the
+        strategy's own answers, or least squares with ``inference``."""
         y = np.asarray(y, dtype=float)
         x = np.asarray(x, dtype=float)
         if inference or not self.answers_directly:
@@ -196,7 +208,7 @@ class RangeStrategy:
         the measurements (only for strategies with ``answers_directly``)."""
         raise NotImplementedError(f"{type(self).__name__} answers only by least squares")
 
-    def error_units(self, inference: bool = True) -> float:
+    def error_units(self, inference: bool = False) -> float:
         """E[total error over all ranges] / (variance of one measurement).
 
         Least squares: ||W A^+||_F^2 = tr(P^T G P), P = A^+, G = W^T W (dense here).
@@ -204,8 +216,9 @@ class RangeStrategy:
         p = self._pinv
         return float(np.sum(p * (all_ranges_gram(self.k) @ p)))
 
-    def expected_total_error(self, epsilon: float, inference: bool = True) -> float:
-        """Exact expected total squared error over all ranges: 2 (Delta/eps)^2 * error_units."""
+    def expected_total_error(self, epsilon: float, inference: bool = False) -> float:
+        """Exact expected total squared error over all ranges: 2 (Delta/eps)^2 * error_units
+        (``inference`` as in :meth:`total_error`)."""
         return laplace_mse(self.sensitivity, epsilon) * self.error_units(inference)
 
 
@@ -238,7 +251,7 @@ class IdentityStrategy(_FastStrategy):
     def reconstruct(self, y: ArrayLike) -> np.ndarray:
         return np.asarray(y, dtype=float)
 
-    def error_units(self, inference: bool = True) -> float:
+    def error_units(self, inference: bool = False) -> float:
         """k(k+1)(k+2)/6: a range of length L sums L unit variances."""
         k = self.k
         return k * (k + 1) * (k + 2) / 6
@@ -285,7 +298,7 @@ class AllRangesStrategy(_FastStrategy):
     def direct_total_error(self, noise: np.ndarray) -> np.ndarray:
         return np.sum(np.asarray(noise) ** 2, axis=-1)
 
-    def error_units(self, inference: bool = True) -> float:
+    def error_units(self, inference: bool = False) -> float:
         """Direct: k(k+1)/2 measurements, one per range. Least squares: W A^+ = W W^+ is
         a rank-k orthogonal projection, ||W W^+||_F^2 = k."""
         k = self.k
@@ -377,7 +390,7 @@ class HierarchyStrategy(_LevelStrategy):
             total += np.sum(err**2, axis=-1)
         return total
 
-    def error_units(self, inference: bool = True) -> float:
+    def error_units(self, inference: bool = False) -> float:
         """Direct: the number of maximal nodes summed over all ranges. Least squares:
         ||W A^+||_F^2 from the spectral form of A^T A, in O(k log k)."""
         return self._least_squares_units() if inference else float(self._node_usage())
@@ -473,7 +486,7 @@ class WaveletStrategy(_LevelStrategy):
             start += size
         return sums[..., : self.k]
 
-    def error_units(self, inference: bool = True, chunk_cells: int = 1 << 22) -> float:
+    def error_units(self, inference: bool = False, chunk_cells: int = 1 << 22) -> float:
         """||W A^{-1}||_F^2. The rows r of A are orthogonal (A A^T diagonal, ||r||^2 = n for
         the total, s for a node of s leaves), so (A^T A)^{-1} = sum_r r r^T / ||r||^4 and
         the error is sum_r (r^T G r) / ||r||^4, where r^T G r is the all-range error of the

@@ -42,7 +42,8 @@ def expected_total_error(
     inference: bool = False,
     include_root: bool = False,
 ) -> float:
-    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy.
+    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy, with its
+    own answers (``inference=False``) or least squares (``inference=True``).
 
     identity:    (2/eps^2) k(k+1)(k+2)/6 (a range of length L has variance 2L/eps^2).
     all_ranges:  direct: k(k+1)/2 * 2(Delta/eps)^2, Delta = floor((k+1)^2/4);
@@ -95,7 +96,7 @@ def seed_error_orders(k: ArrayLike, epsilon: float) -> dict[str, np.ndarray]:
     """The seed's orders of growth of the *total* error (constants set to 1): strategy 2
     O(k^3/eps^2), strategy 3 O(k^2 log^3 k / eps^2); strategy 1's slide value O(k^4/eps^2)
     is its per-query error (the total is about k^6/(16 eps^2))."""
-    k = np.asarray(check_positive_int(k, "k"), dtype=float)
+    k = np.asarray(check_positive_int(k, "k", array_ok=True), dtype=float)
     epsilon = check_epsilon(epsilon)
     return {"identity": k**3 / epsilon**2, "hierarchy": k**2 * np.log2(k) ** 3 / epsilon**2,
             "all ranges (per query)": k**4 / epsilon**2}

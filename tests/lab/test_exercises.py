@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 import subprocess
 import sys
 
@@ -66,3 +68,18 @@ def test_every_exercise_has_a_worked_solution():
         Exercise("x.2", "q", lambda: 1.0, "hint", "  ")
     for ex in all_exercises().values():
         assert len(ex.solution) > 20, ex.id
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(m.replace(",", "")) for m in re.findall(r"\d[\d,]*\.?\d*(?:e-?\d+)?", text)]
+
+
+def test_each_worked_solution_arrives_at_the_computed_answer():
+    """The key's worked solutions are typed: one of their numbers must be the answer (0.5%)."""
+    for ex in all_exercises().values():
+        if ex.choices is not None:
+            assert ex.expected_text() in ex.solution, ex.id
+            continue
+        answer = float(ex.answer())
+        assert any(math.isclose(x, answer, rel_tol=0.005) for x in _numbers(ex.solution)), \
+            (ex.id, answer, ex.solution)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
 
 from dplab.lab.paths import notebooks_dir
-from dplab.lab.sources import code_fingerprint, notebook_fingerprint, notebook_modules, stored_fingerprint
+from dplab.lab.sources import (
+    code_fingerprint,
+    code_text,
+    notebook_fingerprint,
+    notebook_modules,
+    stored_fingerprint,
+)
 
 NOTEBOOKS = sorted(notebooks_dir().glob("*.ipynb"))
 
@@ -34,6 +41,14 @@ def test_a_notebook_depends_on_its_own_topics_only():
     assert {"dplab.mechanisms.laplace", "dplab.lab.lessons.l01_laplace_vs_gaussian.views"} <= modules
     assert "dplab.bmi" not in modules and not any(m.startswith("dplab.range_queries") for m in modules)
     assert "dplab.range_queries.theory" in _modules("03_hierarchy_vs_flat_range_queries")
+
+
+def test_the_fingerprint_is_the_hash_of_the_code_text():
+    source = ('"""Module docstring."""\n\nimport math  # why\n\n\ndef f(x):\n'
+              '    """Square x,\n    twice."""\n    s = "# not a comment"\n    return x * x  # fast\n')
+    text = 'import math\ndef f(x):\n    s = "# not a comment"\n    return x * x'
+    assert code_text(source) == text
+    assert code_fingerprint(source) == hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def test_docstrings_and_comments_do_not_change_the_fingerprint():

@@ -75,5 +75,5 @@ def test_p_identity_strategy_is_a_range_strategy():
     y = s.measure(x, 0.9, rng=5, size=20_000)
     est = dplab.mean_ci(s.total_error(y, x), 0.999)
     assert est.contains(s.expected_total_error(0.9))
-    with pytest.raises(ValueError, match="theta must be a non-negative"):
+    with pytest.raises(ValueError, match=r"theta must hold finite entries >= 0, got min\(theta\)=-0.29"):
         dplab.PIdentityStrategy(-theta)

@@ -35,6 +35,7 @@ from dplab.mechanisms.laplace import (
     laplace_tail_bound,
     laplace_tail_probability,
 )
+from dplab.sensitivity import clipped_mean_sensitivity
 from dplab.simulate import mean_ci, proportion_ci, standard_errors
 from dplab.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
 
@@ -70,7 +71,7 @@ def real_data_queries(table: dict[str, np.ndarray] | None = None) -> dict[str, f
         "count": float(np.sum(table["height_m"] >= TALL)),
         "count_sensitivity": 1.0,
         "mean": float(heights.mean()),
-        "mean_sensitivity": (b - a) / n,
+        "mean_sensitivity": clipped_mean_sensitivity(a, b, n),
     }
 
 

@@ -21,10 +21,10 @@ from dplab.range_queries.optimization import PIdentityStrategy, load_p_identity,
 from dplab.range_queries.strategies import range_strategy
 from dplab.range_queries.theory import (
     best_branching,
+    expected_error_per_query,
     expected_total_error,
     hierarchy_crossover_k,
 )
-from dplab.range_queries.theory import expected_error_per_query as per_query
 from dplab.simulate import mean_ci
 
 NOTEBOOK = "03_hierarchy_vs_flat_range_queries.ipynb"
@@ -82,7 +82,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         per = s.total_error(y, x, inference=inference) / n_ranges(k)
         rows.append(ReportRow(rid, formula + " (per range query)", "000",
                               f"YRBSS heights, k={k}, b={b}, ε=1, n={trials}",
-                              per_query(name, k, 1.0, b, inference, root), "=",
+                              expected_error_per_query(name, k, 1.0, b, inference, root), "=",
                               interval=lambda c, p=per: mean_ci(p, c)))
     small = range_strategy("all_ranges", 24)
     xs = synthetic_histogram("zipf", 24, rng=seed)
@@ -101,14 +101,16 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("03.p_identity_goal", "p-Identity per-query error ≤ 66 (goal; McKenna et al. 65.6)",
                   "000", f"k={k}, computed", 66.0, "<=", value=ours),
         ReportRow("03.reference_identity", "identity per query, eps=1, k=256 (issue reference)",
-                  "000", "reference 172.0", 172.0, "exact", value=per_query("identity", 256, 1.0),
+                  "000", "reference 172.0", 172.0, "exact",
+                  value=expected_error_per_query("identity", 256, 1.0),
                   rel_tol=0.05 / 172.0),  # the reference is rounded to 0.1
         ReportRow("03.reference_binary_root", "binary + root + inference per query (reference)",
                   "000", "reference 264.8", 264.8, "exact",
-                  value=per_query("hierarchy", 256, 1.0, 2, True, True), rel_tol=0.05 / 264.8),
+                  value=expected_error_per_query("hierarchy", 256, 1.0, 2, True, True),
+                  rel_tol=0.05 / 264.8),
         ReportRow("03.reference_16ary", "16-ary + inference per query (reference)", "000",
-                  "reference 79.2", 79.2, "exact", value=per_query("hierarchy", 256, 1.0, 16, True),
-                  rel_tol=0.05 / 79.2),
+                  "reference 79.2", 79.2, "exact",
+                  value=expected_error_per_query("hierarchy", 256, 1.0, 16, True), rel_tol=0.05 / 79.2),
         ReportRow("03.spectral_vs_columns", "‖W A⁺‖²_F: spectral formula vs Hay column by column",
                   "000", "k=200, b=3", _column_wise_units(200, 3), "exact",
                   value=range_strategy("hierarchy", 200, 3).error_units(inference=True),
@@ -117,7 +119,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   "share of error removed by inference, binary, k=256: 1 - ‖W A⁺‖²/Σ nodes used",
                   "000", "spectral formula vs Hay column by column", 1 - _column_wise_units(256, 2)
                   / range_strategy("hierarchy", 256, 2).error_units(inference=False), "exact",
-                  value=1 - per_query("hierarchy", 256, 1.0, 2, True) / per_query("hierarchy", 256, 1.0),
+                  value=1 - expected_error_per_query("hierarchy", 256, 1.0, 2, True)
+                  / expected_error_per_query("hierarchy", 256, 1.0),
                   rel_tol=1e-9),
         ReportRow("03.crossover_binary", "smallest power of 2 where hierarchy + inference beats identity",
                   "000", "b=2, no root (column-by-column check)", _crossover_by_columns(2),
@@ -148,7 +151,7 @@ EXERCISES = [
              "64 = 2⁶: the levels of 2, 4, 8, 16, 32 and 64 nodes are measured, and a row lies in "
              "one node of each, so the sensitivity is 6."),
     Exercise("03.3", "Expected error per range query of identity at k = 64, epsilon = 1?",
-             lambda: per_query("identity", 64, 1.0),
+             lambda: expected_error_per_query("identity", 64, 1.0),
              "A range of length L has variance 2L/ε²; average over all ranges: 2(k + 2)/3.",
              "A range of length L sums L bins of variance 2/ε²; the mean length over all "
              "k(k+1)/2 ranges is (k + 2)/3, so the mean error is 2(k + 2)/3 = 44 at k = 64."),

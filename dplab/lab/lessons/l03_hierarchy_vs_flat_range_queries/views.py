@@ -19,10 +19,10 @@ from dplab.range_queries.optimization import PIdentityStrategy, load_p_identity
 from dplab.range_queries.strategies import range_strategy
 from dplab.range_queries.theory import (
     best_branching,
+    expected_error_per_query,
     expected_total_error,
     seed_error_orders,
 )
-from dplab.range_queries.theory import expected_error_per_query as per_query
 from dplab.simulate import Estimate, mean_ci, standard_noise
 
 K_VALUES = [2**j for j in range(2, 13)]  # 4 .. 4096
@@ -107,7 +107,7 @@ class RangeErrorView:
             name, inference = PANEL_STRATEGIES[label]
             kmax = 2**10 if name == "all_ranges" else K_VALUES[-1]
             kk = ks[ks <= kmax]
-            theory = [per_query(name, int(j), eps, b, inference) for j in kk]
+            theory = [expected_error_per_query(name, int(j), eps, b, inference) for j in kk]
             simulate = label == chosen and k <= SIMULATE_MAX_K.get(label, k)
             if simulate:
                 totals, _ = _standard_errors(label, k, b, seed, _trials_for(k, label))
@@ -128,10 +128,10 @@ class RangeErrorView:
         shown = "" if k <= limit else f" (simulated only up to k = {limit}: every range is enumerated)"
         return (
             f"<b>k = {k}</b>, branching {b}, ε = {eps:.3g}: expected error per range query: "
-            f"identity {per_query('identity', k, eps):.4g}, "
-            f"hierarchy {per_query('hierarchy', k, eps, b):.4g}, "
-            f"hierarchy + inference {per_query('hierarchy', k, eps, b, True):.4g}, "
-            f"wavelet {per_query('wavelet', k, eps):.4g}; "
+            f"identity {expected_error_per_query('identity', k, eps):.4g}, "
+            f"hierarchy {expected_error_per_query('hierarchy', k, eps, b):.4g}, "
+            f"hierarchy + inference {expected_error_per_query('hierarchy', k, eps, b, True):.4g}, "
+            f"wavelet {expected_error_per_query('wavelet', k, eps):.4g}; "
             f"simulated: {chosen}{shown}"
         )
 
@@ -196,9 +196,11 @@ def figure_branching(k: int = 4096, epsilon: float = 1.0):
     fig, (ax,) = new_figure(1, width=6.5, height=3.5)
     bs = np.arange(2, 33)
     for root, style in ((False, "-o"), (True, "--s")):
-        ax.plot(bs, [per_query("hierarchy", k, epsilon, int(b), True, root) for b in bs], style,
-                ms=3, label=f"hierarchy + inference, root {'measured' if root else 'not measured'}")
-    ax.axhline(per_query("identity", k, epsilon), color=COLORS["laplace"], ls=":", label="identity")
+        errors = [expected_error_per_query("hierarchy", k, epsilon, int(b), True, root) for b in bs]
+        ax.plot(bs, errors, style, ms=3,
+                label=f"hierarchy + inference, root {'measured' if root else 'not measured'}")
+    ax.axhline(expected_error_per_query("identity", k, epsilon), color=COLORS["laplace"], ls=":",
+               label="identity")
     best, err = best_branching(k, range(2, 33))
     ax.annotate(f"best b = {best}", (best, err), xytext=(10, 25), textcoords="offset points",
                 arrowprops={"arrowstyle": "->"}, fontsize=8)
@@ -239,10 +241,10 @@ def figure_beat_hierarchy(epsilon: float = 1.0):
     """Per-query error at k = 256: identity, hierarchies, the optimised p-Identity."""
     k = P_IDENTITY_K
     bars = {
-        "identity": per_query("identity", k, epsilon),
-        "binary + root\n+ inference": per_query("hierarchy", k, epsilon, 2, True, True),
-        "binary\n+ inference": per_query("hierarchy", k, epsilon, 2, True),
-        "16-ary\n+ inference": per_query("hierarchy", k, epsilon, 16, True),
+        "identity": expected_error_per_query("identity", k, epsilon),
+        "binary + root\n+ inference": expected_error_per_query("hierarchy", k, epsilon, 2, True, True),
+        "binary\n+ inference": expected_error_per_query("hierarchy", k, epsilon, 2, True),
+        "16-ary\n+ inference": expected_error_per_query("hierarchy", k, epsilon, 16, True),
         "p-Identity\n(ours, L-BFGS)": PIdentityStrategy(load_p_identity()).expected_total_error(epsilon)
         / n_ranges(k),
     }
