@@ -21,6 +21,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "sensitivity",
     "inference",
     "datasets",
+    "means",
     "bmi",
     "contingency",
     "range_queries.histograms",

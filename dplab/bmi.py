@@ -40,7 +40,9 @@ __all__ = [
     "TALL_THRESHOLDS_M",
     "TWEET_UNIVERSE",
     "body_mass_index",
+    "ACCOUNTINGS",
     "bmi_algorithm_1",
+    "bmi_answers_sensitivity",
     "bmi_algorithm_2",
     "bmi_cells",
     "bmi_expected_total_error",
@@ -114,18 +116,43 @@ def bmi_true_answers(table: dict[str, np.ndarray]) -> np.ndarray:
     return ANSWERS_FROM_CELLS @ bmi_cells(table)
 
 
-def bmi_algorithm_1(
-    table: dict[str, np.ndarray], epsilon: float, *, rng=None, size: int | None = None
-) -> np.ndarray:
-    """Seed 000, Algorithm 1: each of the four counts + Lap(4/epsilon).
+#: How Algorithm 1 accounts for its four noisy answers.
+ACCOUNTINGS = ("per_query", "joint")
 
-    Each count has sensitivity 1 under either neighbour relation and gets epsilon/4;
-    sequential composition makes the four epsilon-DP. Total expected squared error
-    4 * 2 (4/epsilon)^2 = 128/epsilon^2.
+
+def bmi_answers_sensitivity(neighbours: str = "add_remove") -> float:
+    """L1 sensitivity of the four answers A @ cells as one vector (seed 000, "Generalized
+    sensitivity"): max_i ||A e_i||_1 under add/remove (a row joins one cell: 2, a male with
+    BMI < 25 is in q1 and in # M), max_(i != j) ||A (e_i - e_j)||_1 under replace-one (a
+    row moves between two cells: 4)."""
+    a = ANSWERS_FROM_CELLS
+    if check_neighbours(neighbours) == "add_remove":
+        return float(np.abs(a).sum(axis=0).max())
+    return float(max(np.abs(a[:, i] - a[:, j]).sum() for i in range(4) for j in range(4) if i != j))
+
+
+def bmi_algorithm_1(
+    table: dict[str, np.ndarray],
+    epsilon: float,
+    *,
+    rng=None,
+    size: int | None = None,
+    accounting: str = "per_query",
+    neighbours: str = "add_remove",
+) -> np.ndarray:
+    """Seed 000, Algorithm 1: the four answers, each + Laplace noise of scale
+    :func:`bmi_noise_scale` (1, epsilon, neighbours, accounting).
+
+    ``accounting="per_query"`` (the slide): each count has sensitivity 1 under either
+    neighbour relation and gets epsilon/4; sequential composition makes the four
+    epsilon-DP: Lap(4/epsilon), total error 128/epsilon^2. ``"joint"``: the four answers
+    as one vector of L1 sensitivity Delta = :func:`bmi_answers_sensitivity` (2 under
+    add/remove, 4 under replace-one) get Lap(Delta/epsilon): 32/epsilon^2 under add/remove,
+    the same 128/epsilon^2 under replace-one.
     """
-    epsilon = check_epsilon(epsilon)
+    scale = bmi_noise_scale(1, epsilon, neighbours, accounting)
     _check_table(table, nonempty=True)
-    return laplace_mechanism(bmi_true_answers(table), 1.0, epsilon / 4, size=size, rng=rng)
+    return laplace_mechanism(bmi_true_answers(table), scale, 1.0, size=size, rng=rng)
 
 
 def bmi_algorithm_2(
@@ -149,21 +176,29 @@ def bmi_algorithm_2(
     return cells @ ANSWERS_FROM_CELLS.T
 
 
-def bmi_noise_scale(algorithm: int, epsilon: ArrayLike, neighbours: str = "add_remove") -> float | np.ndarray:
-    """Laplace scale of each noisy count: 4/epsilon for Algorithm 1 (four counts at
-    epsilon/4), Delta/epsilon for Algorithm 2's cells (Delta = histogram_sensitivity)."""
+def bmi_noise_scale(
+    algorithm: int, epsilon: ArrayLike, neighbours: str = "add_remove", accounting: str = "per_query"
+) -> float | np.ndarray:
+    """Laplace scale of each noisy count: Algorithm 1, 4/epsilon (four counts at epsilon/4,
+    ``accounting="per_query"``) or bmi_answers_sensitivity/epsilon (``"joint"``);
+    Algorithm 2, Delta/epsilon for its cells (Delta = histogram_sensitivity)."""
     check_choice(algorithm, (1, 2), "algorithm")
-    if algorithm == 1:
-        return laplace_scale(1.0, np.asarray(check_epsilon(epsilon, array_ok=True)) / 4)
-    return laplace_scale(histogram_sensitivity(neighbours), epsilon)
+    check_choice(accounting, ACCOUNTINGS, "accounting")
+    if algorithm == 2:
+        return laplace_scale(histogram_sensitivity(neighbours), epsilon)
+    if accounting == "joint":
+        return laplace_scale(bmi_answers_sensitivity(neighbours), epsilon)
+    check_neighbours(neighbours)
+    return laplace_scale(1.0, np.asarray(check_epsilon(epsilon, array_ok=True)) / 4)
 
 
 def bmi_expected_total_error(
-    algorithm: int, epsilon: ArrayLike, neighbours: str = "add_remove"
+    algorithm: int, epsilon: ArrayLike, neighbours: str = "add_remove", accounting: str = "per_query"
 ) -> float | np.ndarray:
     """E sum_i (answer_i - truth_i)^2, from the mechanisms' variances.
 
-    Algorithm 1: 4 answers with variance laplace_mse(1, epsilon/4) each (128/eps^2).
+    Algorithm 1: 4 answers with variance 2 b^2 each, b = bmi_noise_scale: 128/eps^2
+    (per-query accounting), 32/eps^2 (joint, add/remove), 128/eps^2 (joint, replace-one).
     Algorithm 2: answers A @ cells with independent cell noise of variance
     laplace_mse(Delta, epsilon): total trace(A A^T) laplace_mse(Delta, epsilon)
     = 6 * 2/eps^2 = 12/eps^2 (add/remove) or 6 * 8/eps^2 = 48/eps^2 (replace-one).
@@ -172,7 +207,8 @@ def bmi_expected_total_error(
     check_neighbours(neighbours)
     check_choice(algorithm, (1, 2), "algorithm")
     if algorithm == 1:
-        return as_result(4 * np.asarray(laplace_mse(1.0, epsilon / 4)))
+        scale = np.asarray(bmi_noise_scale(1, epsilon, neighbours, accounting))
+        return as_result(4 * 2 * scale**2)
     trace = float(np.trace(ANSWERS_FROM_CELLS @ ANSWERS_FROM_CELLS.T))
     return as_result(trace * np.asarray(laplace_mse(histogram_sensitivity(neighbours), epsilon)))
 

@@ -13,13 +13,25 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize
 
-from dplab._checks import as_result, check_delta, check_epsilon, check_positive_int, check_probability
+from dplab._checks import (
+    as_result,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_positive_int,
+    check_probability,
+)
 
 __all__ = [
+    "advanced_beats_basic_from_k",
+    "advanced_composition",
+    "advanced_composition_per_step",
+    "advanced_composition_seed_max_epsilon",
     "parallel_composition",
     "sequential_composition",
     "subsampling_epsilon",
     "subsampling_slide_claim_fails_above",
+    "subsampling_slide_claim_holds_up_to",
     "transformation_epsilon",
 ]
 
@@ -97,3 +109,82 @@ def subsampling_slide_claim_fails_above(p: float) -> float:
     while gap(hi) <= 0:
         hi *= 2
     return optimize.brentq(gap, 1e-9, hi, xtol=1e-12)
+
+
+def advanced_composition(
+    epsilon: float, k: int, delta_prime: float, *, delta: float = 0.0
+) -> tuple[float, float]:
+    """k-fold adaptive composition of (epsilon, delta)-DP mechanisms (Dwork, Rothblum &
+    Vadhan 2010; Dwork & Roth, Theorem 3.20): (eps_total, k delta + delta') with
+    eps_total = sqrt(2 k ln(1/delta')) epsilon + k epsilon (e^epsilon - 1)."""
+    epsilon = check_epsilon(epsilon)
+    k = check_positive_int(k, "k")
+    delta_prime = check_delta(delta_prime, "delta_prime", allow_zero=False)
+    delta = check_delta(delta)
+    total = math.sqrt(2 * k * math.log(1 / delta_prime)) * epsilon + k * epsilon * math.expm1(epsilon)
+    return total, min(1.0, k * delta + delta_prime)
+
+
+def advanced_composition_per_step(
+    epsilon_total: float, k: int, delta_prime: float, *, method: str = "exact"
+) -> float:
+    """The per-step epsilon whose k-fold advanced composition spends ``epsilon_total``.
+
+    ``method="exact"``: the root of advanced_composition(eps, k, delta')[0] = epsilon_total
+    (brentq; the left side increases in eps). ``method="seed"``: seed 004's simplification
+    eps = epsilon_total / sqrt(8 k ln(1/delta')), stated for epsilon_total <= 1 (refused
+    above: see :func:`advanced_composition_seed_max_epsilon` for where it really holds).
+    """
+    epsilon_total = check_epsilon(epsilon_total, "epsilon_total")
+    k = check_positive_int(k, "k")
+    delta_prime = check_delta(delta_prime, "delta_prime", allow_zero=False)
+    check_choice(method, ("exact", "seed"), "method")
+    log_inv = math.log(1 / delta_prime)
+    if method == "seed":
+        if epsilon_total > 1:
+            raise ValueError("seed 004's per-step epsilon is stated for a total epsilon <= 1, got "
+                             f"epsilon_total={epsilon_total!r}; use method='exact'")
+        return epsilon_total / math.sqrt(8 * k * log_inv)
+
+    def excess(eps: float) -> float:
+        return math.sqrt(2 * k * log_inv) * eps + k * eps * math.expm1(eps) - epsilon_total
+
+    hi = epsilon_total
+    while excess(hi) < 0:  # excess increases from -epsilon_total at 0: grow the bracket
+        hi *= 2
+    return optimize.brentq(excess, 0.0, hi, xtol=1e-15, rtol=1e-14)
+
+
+def advanced_composition_seed_max_epsilon(k: int, delta_prime: float) -> float:
+    """The largest total epsilon for which seed 004's split eps' = epsilon / sqrt(8 k L),
+    L = ln(1/delta'), still composes to at most epsilon by advanced composition.
+
+    The first term of advanced composition is then exactly epsilon/2; the second,
+    k eps' (e^eps' - 1), stays <= epsilon/2 iff e^eps' <= 1 + sqrt(2 L / k), i.e.
+    epsilon <= sqrt(8 k L) ln(1 + sqrt(2 L / k)). It increases with k towards 4 L (about 19
+    at k = 1 and 33 at k = 10 for delta' = 1e-6): "epsilon <= 1" is sufficient, not necessary.
+    """
+    k = check_positive_int(k, "k")
+    log_inv = math.log(1 / check_delta(delta_prime, "delta_prime", allow_zero=False))
+    return math.sqrt(8 * k * log_inv) * math.log1p(math.sqrt(2 * log_inv / k))
+
+
+def advanced_beats_basic_from_k(epsilon_total: float, delta_prime: float, k_max: int = 100_000) -> int:
+    """The smallest k at which the exact advanced-composition per-step epsilon exceeds the
+    basic (pure) epsilon_total / k, so (epsilon, delta') buys less noise per query."""
+    epsilon_total = check_epsilon(epsilon_total, "epsilon_total")
+    for k in range(1, check_positive_int(k_max, "k_max") + 1):
+        if advanced_composition_per_step(epsilon_total, k, delta_prime) > epsilon_total / k:
+            return k
+    raise ValueError(f"advanced composition does not beat basic composition up to k_max={k_max}")
+
+
+def subsampling_slide_claim_holds_up_to() -> float:
+    """The largest epsilon at which 2 p epsilon >= ln(1 + p (e^epsilon - 1)) for every p.
+
+    As p -> 0 the exact value is p (e^epsilon - 1) + O(p^2), so the claim needs
+    e^epsilon - 1 <= 2 epsilon: the root of e^eps - 1 - 2 eps, about 1.2564. For a given
+    p < 1/2 it holds further, up to :func:`subsampling_slide_claim_fails_above` (p); for
+    p >= 1/2 it holds for every epsilon.
+    """
+    return optimize.brentq(lambda e: math.expm1(e) - 2 * e, 0.5, 2.0, xtol=1e-14)

@@ -1,6 +1,6 @@
-"""Releasing a contingency table of c cells: seed 003's epsilon/(c - 1) against parallel composition.
+"""Releasing a contingency table of d cells: seed 003's epsilon/(d - 1) against parallel composition.
 
-Seed 003 ("Post-processing") releases c - 1 cells with epsilon/(c - 1) each and
+Seed 003 ("Post-processing", where d is called c) releases d - 1 cells with epsilon/(d - 1) each and
 derives the last as n minus their sum, which needs n public: replace-one
 neighbours. That is valid (sequential composition) but costly. Parallel composition
 releases all c cells with Lap(1/epsilon) under add/remove neighbours, or with
@@ -39,27 +39,27 @@ def contingency_release(
         raise ValueError(f"counts must be a 1-d table of at least 2 cells, got shape {counts.shape}")
     check_nonnegative(counts, "counts", array_ok=True)
     epsilon = check_epsilon(epsilon)
-    c = counts.size
+    d = counts.size
     if _check_method(method) == "seed003":
-        first = laplace_mechanism(counts[:-1], 1.0, epsilon / (c - 1), size=size, rng=rng)
+        first = laplace_mechanism(counts[:-1], 1.0, epsilon / (d - 1), size=size, rng=rng)
         last = counts.sum() - first.sum(axis=-1, keepdims=True)  # n is public
         return np.concatenate([first, last], axis=-1)
     sensitivity = histogram_sensitivity(CONTINGENCY_METHODS[method])
     return laplace_mechanism(counts, sensitivity, epsilon, size=size, rng=rng)
 
 
-def contingency_expected_total_error(c: ArrayLike, epsilon: float, method: str) -> float | np.ndarray:
-    """E sum over the c cells of the squared error.
+def contingency_expected_total_error(d: ArrayLike, epsilon: float, method: str) -> float | np.ndarray:
+    """E sum over the d cells of the squared error.
 
-    seed003: c - 1 cells of variance v = laplace_mse(1, epsilon/(c-1)), and the last
-    cell carries the sum of their noise, variance (c - 1) v: total 2 (c - 1) v
-    = 4 (c - 1)^3 / epsilon^2. parallel: c laplace_mse(Delta, epsilon), Delta = 1 or 2.
+    seed003: d - 1 cells of variance v = laplace_mse(1, epsilon/(d-1)), and the last
+    cell carries the sum of their noise, variance (d - 1) v: total 2 (d - 1) v
+    = 4 (d - 1)^3 / epsilon^2. parallel: d laplace_mse(Delta, epsilon), Delta = 1 or 2.
     """
-    c = check_positive_int(c, "c", array_ok=True)
-    if np.any(np.asarray(c) < 2):
-        raise ValueError(f"c must be at least 2 cells, got c={np.min(c)}")
+    d = check_positive_int(d, "d", array_ok=True)
+    if np.any(np.asarray(d) < 2):
+        raise ValueError(f"d must be at least 2 cells, got d={np.min(d)}")
     epsilon = check_epsilon(epsilon)
     if _check_method(method) == "seed003":
-        return as_result(2 * (c - 1) * np.asarray(laplace_mse(1.0, epsilon / (c - 1))))
+        return as_result(2 * (d - 1) * np.asarray(laplace_mse(1.0, epsilon / (d - 1))))
     sensitivity = histogram_sensitivity(CONTINGENCY_METHODS[method])
-    return as_result(c * np.asarray(laplace_mse(sensitivity, epsilon)))
+    return as_result(d * np.asarray(laplace_mse(sensitivity, epsilon)))

@@ -110,3 +110,17 @@ def test_tall_counts_are_non_increasing_and_the_fit_never_hurts():
     r = dplab.tall_counts_isotonic_trials(0.05, 500, seed=4)
     assert np.all(np.diff(r["fitted"], axis=1) <= 1e-9)
     assert np.all(r["after"] <= r["before"] + 1e-9)
+
+
+def test_joint_accounting_uses_the_answers_sensitivity():
+    for neighbours in dplab.NEIGHBOURS:  # the closed form against brute force over small tables
+        assert dplab.bmi_answers_sensitivity(neighbours) == dplab.l1_sensitivity(
+            dplab.bmi_true_answers, dplab.BMI_UNIVERSE, 3, neighbours)
+    assert dplab.bmi_expected_total_error(1, 0.5, accounting="joint") == pytest.approx(32 / 0.25)
+    assert dplab.bmi_expected_total_error(1, 0.5, "replace", "joint") == pytest.approx(128 / 0.25)
+    t = dplab.load_yrbss()
+    noisy = dplab.bmi_algorithm_1(t, 0.5, rng=7, size=200_000, accounting="joint")
+    est = dplab.mean_ci(np.sum((noisy - dplab.bmi_true_answers(t)) ** 2, axis=1), 0.999)
+    assert est.contains(32 / 0.25)
+    with pytest.raises(ValueError, match="accounting must be one of"):
+        dplab.bmi_algorithm_1(t, 1.0, accounting="loose")

@@ -1,4 +1,4 @@
-"""Seed 003's contingency tables: epsilon/(c - 1) against parallel composition."""
+"""Seed 003's contingency tables: epsilon/(d - 1) against parallel composition."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def test_contingency_methods():
     seed003 = dplab.contingency_release(counts, 1.0, "seed003", rng=1, size=10)
     np.testing.assert_allclose(seed003.sum(axis=1), counts.sum())  # the last cell is n - the rest
     z = np.random.default_rng(1).laplace(0, 1, size=(10, 3))
-    np.testing.assert_allclose(seed003[:, :3], counts[:3] + 3.0 * z)  # Lap((c - 1)/eps)
+    np.testing.assert_allclose(seed003[:, :3], counts[:3] + 3.0 * z)  # Lap((d - 1)/eps)
     for method in dplab.CONTINGENCY_METHODS:
         noisy = dplab.contingency_release(counts, 0.7, method, rng=2, size=200_000)
         est = dplab.mean_ci(np.sum((noisy - counts) ** 2, axis=1), 0.999)
@@ -25,12 +25,12 @@ def test_contingency_methods():
         dplab.contingency_release(counts, 1.0, "halve")
     with pytest.raises(ValueError, match=r"counts must be finite and >= 0, got counts=-5.0 at index 0"):
         dplab.contingency_release(-counts, 1.0, "seed003")
-    with pytest.raises(ValueError, match="at least 2 cells"):
+    with pytest.raises(ValueError, match="d must be at least 2 cells"):
         dplab.contingency_expected_total_error(1, 1.0, "seed003")
 
 
 def test_expected_error_over_an_array_of_c():
-    c = np.array([2, 6, 10])
-    np.testing.assert_allclose(dplab.contingency_expected_total_error(c, 1.0, "seed003"), 4 * (c - 1) ** 3)
-    np.testing.assert_allclose(dplab.contingency_expected_total_error(c, 0.5, "parallel_replace"),
-                               8 * c / 0.25)
+    d = np.array([2, 6, 10])
+    np.testing.assert_allclose(dplab.contingency_expected_total_error(d, 1.0, "seed003"), 4 * (d - 1) ** 3)
+    np.testing.assert_allclose(dplab.contingency_expected_total_error(d, 0.5, "parallel_replace"),
+                               8 * d / 0.25)

@@ -80,3 +80,17 @@ def test_laplace_mechanism_error_matches_theory():
     assert dplab.mean_ci(np.abs(err), 0.999).contains(dplab.laplace_mae(sens, eps))
     t = dplab.laplace_tail_bound(sens, eps, 0.1)
     assert dplab.proportion_ci(np.sum(np.abs(err) >= t), err.size, 0.999).contains(0.1)
+
+
+def test_privacy_loss_is_the_log_density_ratio_and_at_most_epsilon():
+    from scipy import stats
+
+    eps, sens = 0.7, 2.0
+    fx, fy = np.array([3.0, -1.0]), np.array([4.0, 0.0])  # ||fx - fy||_1 = 2 = Delta
+    z = np.random.default_rng(4).uniform(-10, 10, size=(5000, 2))
+    b = sens / eps
+    direct = (stats.laplace.logpdf(z, fx, b) - stats.laplace.logpdf(z, fy, b)).sum(axis=1)
+    loss = dplab.laplace_privacy_loss(z, fx, fy, sens, eps)
+    np.testing.assert_allclose(loss, direct, atol=1e-12)
+    assert loss.max() <= eps + 1e-12
+    assert dplab.laplace_privacy_loss(np.array([0.0, -5.0]), fx, fy, sens, eps) == pytest.approx(eps)

@@ -35,6 +35,7 @@ __all__ = [
     "laplace_mae",
     "laplace_mechanism",
     "laplace_mse",
+    "laplace_privacy_loss",
     "laplace_scale",
     "laplace_scale_k",
     "laplace_tail_bound",
@@ -145,3 +146,20 @@ def laplace_accuracy_k_exact(
     beta = check_beta(beta)
     k = check_positive_int(k, "k", array_ok=True)
     return as_result(-b * np.log(-np.expm1(np.log1p(-beta) / k)))
+
+
+def laplace_privacy_loss(
+    z: ArrayLike, value: ArrayLike, neighbour_value: ArrayLike, sensitivity: float, epsilon: float
+) -> float | np.ndarray:
+    """ln p_x(z) / p_y(z) for the Laplace mechanism with f(x) = ``value``, f(y) =
+    ``neighbour_value`` (k coordinates on the last axis), at outputs z:
+
+    (epsilon / Delta) sum_i (|f(y)_i - z_i| - |f(x)_i - z_i|)
+      <= (epsilon / Delta) ||f(x) - f(y)||_1 <= epsilon   (triangle inequality),
+
+    the proof that the Laplace mechanism is epsilon-DP (seed 003; Dwork & Roth, Thm 3.6).
+    """
+    b = laplace_scale(check_sensitivity(sensitivity), check_epsilon(epsilon))
+    z = np.asarray(z, dtype=float)
+    fx, fy = np.asarray(value, dtype=float), np.asarray(neighbour_value, dtype=float)
+    return as_result(np.sum(np.abs(fy - z) - np.abs(fx - z), axis=-1) / b)

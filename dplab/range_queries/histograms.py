@@ -24,8 +24,9 @@ def check_histogram(x: ArrayLike, k: int) -> np.ndarray:
 
 
 def height_histogram(k: int, low: float = 1.20, high: float = 2.20) -> np.ndarray:
-    """YRBSS heights counted in k equal bins on [low, high) m (heights are given to 1 cm,
-    so for k > 100 many bins are empty: a sparse, real histogram)."""
+    """YRBSS heights counted in k equal bins on [low, high) m. The heights were reported in
+    whole inches (50 to 83 in) and stored in metres rounded to 1 cm: 34 distinct values, so
+    at most 34 bins are non-empty, a sparse, real histogram."""
     k = check_positive_int(k, "k")
     heights = load_yrbss()["height_m"]
     counts, _ = np.histogram(heights, bins=np.linspace(low, high, k + 1))

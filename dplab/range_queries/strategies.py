@@ -216,6 +216,14 @@ class RangeStrategy:
         p = self._pinv
         return float(np.sum(p * (all_ranges_gram(self.k) @ p)))
 
+    def prefix_error_units(self) -> np.ndarray:
+        """E[(error of the prefix range [1, j])^2] / (variance of one measurement), j = 1..k,
+        for the least-squares answers: the prefix error is sum_{i <= j} (A^+ y)_i, so its
+        variance is sum_m (sum_{i <= j} A^+_im)^2 in units of one measurement's variance.
+        Built from ``reconstruct`` of every unit measurement: O(measurements x k) memory."""
+        per_measurement = self.reconstruct(np.eye(self.n_measurements))  # row m: A^+ e_m
+        return np.sum(np.cumsum(per_measurement, axis=1) ** 2, axis=0)
+
     def expected_total_error(self, epsilon: float, inference: bool = False) -> float:
         """Exact expected total squared error over all ranges: 2 (Delta/eps)^2 * error_units
         (``inference`` as in :meth:`total_error`)."""

@@ -16,13 +16,17 @@ from numpy.typing import ArrayLike
 from dplab._checks import check_branching, check_epsilon, check_positive_int
 from dplab.mechanisms.laplace import laplace_mse
 from dplab.range_queries.errors import n_ranges
-from dplab.range_queries.strategies import range_strategy
+from dplab.range_queries.strategies import range_strategy, tree_height
 
 __all__ = [
     "best_branching",
     "expected_error_per_query",
     "expected_total_error",
+    "hierarchy_crossover_any_k",
     "hierarchy_crossover_k",
+    "hierarchy_max_range_error",
+    "hierarchy_max_range_nodes",
+    "hierarchy_node_variance",
     "seed_error_orders",
 ]
 
@@ -100,3 +104,50 @@ def seed_error_orders(k: ArrayLike, epsilon: float) -> dict[str, np.ndarray]:
     epsilon = check_epsilon(epsilon)
     return {"identity": k**3 / epsilon**2, "hierarchy": k**2 * np.log2(k) ** 3 / epsilon**2,
             "all ranges (per query)": k**4 / epsilon**2}
+
+
+def hierarchy_crossover_any_k(
+    branching: int = 2, include_root: bool = False, k_max: int = 1100
+) -> tuple[int, int]:
+    """Where hierarchy + inference beats identity over every k < k_max, padding included:
+    (the first k at which it wins, the k from which it wins for every larger k < k_max).
+
+    :func:`hierarchy_crossover_k` looks at powers of b only; padded trees can win
+    earlier, and for some b lose again after a first win.
+    """
+    b = check_branching(branching)
+    k_max = check_positive_int(k_max, "k_max")
+    wins = [expected_total_error("hierarchy", k, 1.0, b, True, include_root)
+            < expected_total_error("identity", k, 1.0) for k in range(1, k_max)]
+    if not wins[-1]:
+        raise ValueError(f"hierarchy + inference does not win at k = {k_max - 1}: raise k_max")
+    first = wins.index(True) + 1
+    last_loss = max((k for k, w in enumerate(wins, start=1) if not w), default=0)
+    return first, last_loss + 1
+
+
+def hierarchy_node_variance(k: int, epsilon: float, branching: int = 2, include_root: bool = False) -> float:
+    """Variance of one noisy node of the b-ary hierarchy: 2 (l/eps)^2 with l the number of
+    measured levels (its sensitivity); l = log_b k for k = b^H without the root, the seed's
+    "error in each node O(log^2 k / eps^2)"."""
+    s = range_strategy("hierarchy", k, branching, include_root)
+    return laplace_mse(s.sensitivity, epsilon)
+
+
+def hierarchy_max_range_nodes(k: int, branching: int = 2) -> int:
+    """The most maximal nodes any range needs in the b-ary tree over k = b^H bins without
+    the root: 2(b - 1)(H - 1) + (b - 2) for H >= 2 (two runs of up to b - 1 siblings on each
+    level below the top, and up to b - 2 top nodes between them), b for H = 1 (checked
+    against the canonical decomposition of every range in the tests)."""
+    b = check_branching(branching)
+    height = tree_height(k, b)
+    if b**height != check_positive_int(k, "k") or height < 1:
+        raise ValueError(f"k must be a power of branching={b} (no padding), got k={k}")
+    return b if height == 1 else 2 * (b - 1) * (height - 1) + (b - 2)
+
+
+def hierarchy_max_range_error(k: int, epsilon: float, branching: int = 2) -> float:
+    """The largest expected squared error of a range answered by summing its maximal nodes
+    (no inference, no root): hierarchy_max_range_nodes * hierarchy_node_variance. For b = 2
+    it is 4 H^2 (H - 1)/eps^2 with H = log2 k: the seed's O(log^3 k / eps^2)."""
+    return hierarchy_max_range_nodes(k, branching) * hierarchy_node_variance(k, epsilon, branching)

@@ -21,7 +21,7 @@ LAYERS = {
     "dplab.mechanisms": 1,
     "dplab.composition": 2, "dplab.zcdp": 2, "dplab.filters": 2, "dplab.sensitivity": 2,
     "dplab.inference": 2,
-    "dplab.datasets": 3, "dplab.bmi": 3, "dplab.contingency": 3, "dplab.range_queries": 3,
+    "dplab.datasets": 3, "dplab.means": 3, "dplab.bmi": 3, "dplab.contingency": 3, "dplab.range_queries": 3,
     "dplab.sparse_vector": 3, "dplab.net_mechanism": 3, "dplab.reconstruction": 3,
     "dplab.simulate": 4, "dplab.audit": 4,
 }

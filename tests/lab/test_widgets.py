@@ -30,7 +30,9 @@ def test_k_panel_readout_names_the_winner():
     panel.controls["k"].value = 100
     assert "Gaussian (analytic) wins" in panel.readout.value
     panel.controls["epsilon"].value = 2.0  # classical curve hidden, nothing raises
-    assert not panel.figure.axes[0].lines[4].get_visible()
+    classical = [line for line in panel.figure.axes[0].lines
+                 if line.get_label().startswith("Gaussian, classical")]
+    assert classical and not any(line.get_visible() for line in classical)
 
 
 def test_sliders_cannot_reach_invalid_values():

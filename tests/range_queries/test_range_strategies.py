@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -239,3 +241,37 @@ def test_per_query_crossover_and_orders():
     orders = dplab.seed_error_orders(np.array([4, 16]), 2.0)
     np.testing.assert_allclose(orders["identity"], [16.0, 1024.0])
     np.testing.assert_allclose(orders["hierarchy"], [16 * 8 / 4, 256 * 64 / 4])
+
+
+def test_crossover_over_every_k_matches_the_issue_references():
+    # reference values computed independently by the lecturer (issue 8, M4), k < 1100
+    for b, expected in ((2, (447, 542)), (4, (136, 136)), (8, (46, 118)), (16, (67, 67))):
+        assert dplab.hierarchy_crossover_any_k(b) == expected
+
+
+@pytest.mark.parametrize("b, heights", [(2, (1, 2, 3, 4, 5)), (3, (1, 2, 3)), (4, (1, 2, 3))])
+def test_max_range_nodes_against_the_canonical_decomposition(b, heights):
+    for h in heights:
+        s = dplab.range_strategy("hierarchy", b**h, b)
+        worst = max(len(_canonical_nodes(s, lo, hi)) for lo in range(b**h) for hi in range(lo + 1, b**h + 1))
+        assert dplab.hierarchy_max_range_nodes(b**h, b) == worst
+
+
+def test_seed_intermediate_orders_stay_in_their_band():
+    for h in range(4, 21):
+        k = 2**h
+        assert dplab.hierarchy_node_variance(k, 1.0) / math.log2(k) ** 2 == pytest.approx(2.0)
+        assert 3.0 <= dplab.hierarchy_max_range_error(k, 1.0) / math.log2(k) ** 3 < 4.0
+    with pytest.raises(ValueError, match="k must be a power of branching=2"):
+        dplab.hierarchy_max_range_nodes(100, 2)
+
+
+def test_prefix_error_units():
+    np.testing.assert_allclose(dplab.range_strategy("identity", 7).prefix_error_units(), np.arange(1, 8))
+    s = dplab.range_strategy("hierarchy", 16, 2)
+    y = s.measure(np.zeros(16), 1.0, rng=9, size=40_000)
+    prefix = np.cumsum(s.reconstruct(y), axis=1)  # simulated prefix errors (truth 0)
+    units = s.prefix_error_units()
+    for j in (0, 6, 15):
+        est = dplab.mean_ci(prefix[:, j] ** 2 / (2 * s.sensitivity**2), 0.999)
+        assert est.contains(units[j]), j

@@ -12,6 +12,7 @@ import numpy as np
 from scipy import stats
 
 from dplab._checks import check_epsilon
+from dplab.composition import advanced_composition_per_step
 from dplab.lab.lessons.l01_laplace_vs_gaussian.report import (
     ACC_K,
     ACC_TRIALS,
@@ -45,13 +46,16 @@ K_POINTS = np.array([1, 2, 5, 10, 20, 50, 100, 200])
 # ------------------------------------------------------------ static figures
 
 
-def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0)):
-    """Lap(0, b) densities for several b = Delta/epsilon (seed 003)."""
+def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0), location: float = -5.0):
+    """Lap(0, b) densities for several b = Delta/epsilon, and Lap(mu, 1) with mu = -5: the
+    location parameter shifts the peak (seed 003's Laplace(-5, 1) curve)."""
     fig, (ax,) = new_figure(1, width=6.0)
     x = np.linspace(-10, 10, 801)
     for b in scales:
-        ax.plot(x, stats.laplace.pdf(x, scale=b), label=f"b = {b:g}  (e.g. Δ = 1, ε = {1 / b:g})")
-    ax.set(xlabel="noise x", ylabel="density", title="Laplace densities  p(x) = exp(-|x|/b) / (2b)")
+        ax.plot(x, stats.laplace.pdf(x, scale=b), label=f"μ = 0, b = {b:g}  (e.g. Δ = 1, ε = {1 / b:g})")
+    ax.plot(x, stats.laplace.pdf(x, loc=location, scale=1.0), "k--", lw=1.2,
+            label=f"μ = {location:g}, b = 1: the location μ moves the peak")
+    ax.set(xlabel="x", ylabel="density", title="Laplace densities  p(x) = exp(-|x - μ|/b) / (2b)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
@@ -162,12 +166,17 @@ class KQueryView:
         self.lines = {
             "laplace": TheoryVsEmpirical(ax, color=COLORS["laplace"], label="Laplace 2(k/ε)²"),
             "analytic": TheoryVsEmpirical(ax, color=COLORS["analytic"], label="Gaussian, analytic"),
-            "classical": TheoryVsEmpirical(ax, color=COLORS["classical"], theory_style="--",
-                                           label="Gaussian, classical (ε < 1 only)", marker="^"),
+            # zCDP first and wide, classical dashed on top: at small delta they nearly coincide
             "zcdp": TheoryVsEmpirical(ax, color=COLORS["zcdp"], label="Gaussian, zCDP", marker="s"),
+            "classical": TheoryVsEmpirical(ax, color=COLORS["classical"], theory_style="--",
+                                           label="Gaussian, classical (ε < 1 only; ≈ zCDP at small δ)",
+                                           marker="^"),
         }
+        self.lines["zcdp"].theory.set_linewidth(4)
+        self.lines["zcdp"].theory.set_alpha(0.45)
+        self.lines["zcdp"].points.set_markerfacecolor("none")
         self.cross = ax.axvline(1, color="k", lw=1, ls="--", label="crossover k")
-        self.here = ax.axvline(1, color="k", lw=0.8, ls=":")
+        self.here = ax.axvline(1, color="k", lw=0.8, ls=":", label="chosen k")
         ax.set(xscale="log", yscale="log", xlim=(0.9, K_MAX * 1.1), ylim=(1e-2, 1e8),
                xlabel="number of queries k",
                ylabel="MSE per query (Δ = 1)")
@@ -222,13 +231,17 @@ def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = B
     """alpha against k: seed 004's bounds (pure and (ε, δ)), the exact alpha, simulation."""
     fig, (ax,) = new_figure(1, width=7.0, height=3.8)
     ks = np.unique(np.geomspace(1, 1000, 60).astype(int))
-    ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta), color=COLORS["laplace"],
+    # wide and pale: the exact alpha (dashed) nearly covers it, the union bound being nearly tight
+    ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta), color=COLORS["laplace"], lw=5, alpha=0.35,
             label="bound, pure: (k/ε) ln(k/β)")
     if epsilon <= 1:
         ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta, delta),
-                color=COLORS["bound"], label="bound, (ε, δ): (√(8k ln(1/δ))/ε) ln(k/β)")
+                color=COLORS["bound"], label="bound, (ε, δ), seed's split: (√(8k ln(1/δ))/ε) ln(k/β)")
         ax.axvline(8 * math.log(1 / delta), color=COLORS["bound"], ls=":", lw=1,
                    label="k = 8 ln(1/δ)")
+    exact_step = np.array([advanced_composition_per_step(epsilon, int(k), delta) for k in ks])
+    ax.plot(ks, np.log(ks / beta) / exact_step, color=COLORS["zcdp"], lw=1.2,
+            label="bound, (ε, δ), advanced composition solved exactly")
     exact = TheoryVsEmpirical(ax, color="k", label="exact α, pure", theory_style="--")
     quantiles = [
         standard_errors("laplace", ACC_TRIALS, k=int(k), reduce="max", seed=seed)

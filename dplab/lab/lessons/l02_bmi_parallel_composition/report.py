@@ -8,6 +8,8 @@ tables). No plotting here: the figures and the panel are in ``views.py``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from dplab.bmi import (
@@ -42,6 +44,19 @@ PREFIX = "02"
 SEED = 2027
 
 
+def _bisect_crossing(p: float) -> float:
+    """The slide's crossing by plain bisection on math only, independent of dplab's brentq:
+    g(eps) = ln(1 + p (e^eps - 1)) - 2 p eps is < 0 at eps = 1 and > 0 at eps = 10 (p < 1/2)."""
+    lo, hi = 1.0, 10.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if math.log1p(p * math.expm1(mid)) - 2 * p * mid < 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def derived_sensitivities(max_rows: int = 3) -> dict[str, float]:
     """Every sensitivity and stability of the notebook, derived by brute force."""
     out = {}
@@ -68,6 +83,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     a1 = total_error(bmi_algorithm_1(yrbss, 1.0, rng=seed, size=n))
     a2 = total_error(bmi_algorithm_2(yrbss, 1.0, rng=seed + 1, size=n))
     a2r = total_error(bmi_algorithm_2(yrbss, 1.0, rng=seed + 2, size=n, neighbours="replace"))
+    a1j = total_error(bmi_algorithm_1(yrbss, 1.0, rng=seed + 3, size=n, accounting="joint"))
     sens = derived_sensitivities()
     slides = bmi_slides_table()
     c2 = bmi_cells(slides)[1]
@@ -97,8 +113,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         counts = np.full(6, 100.0)
         noisy = contingency_release(counts, 1.0, method, rng=seed + 30, size=n)
         cont[method] = np.sum((noisy - counts) ** 2, axis=1)
-    gap = subsampling_epsilon(subsampling_slide_claim_fails_above(0.1), 0.1) - 2 * 0.1 * \
-        subsampling_slide_claim_fails_above(0.1)
+    crossing = _bisect_crossing(0.1)
     holds = all(2 * p * e >= subsampling_epsilon(e, p) for p in (0.01, 0.1, 0.3, 0.5, 0.9)
                 for e in np.linspace(0.01, 1.0, 100))
     return [
@@ -109,6 +124,10 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("02.alg2_total_replace", "Algorithm 2 with Lap(2/ε): 48/ε² (replace-one)", "000",
                   f"YRBSS, ε=1, n={n}", bmi_expected_total_error(2, 1.0, "replace"), "=",
                   interval=a2r),
+        ReportRow("02.alg1_joint_total",
+                  "Algorithm 1, the 4 answers as one query (Δ₁ = 2): 4·2(2/ε)² = 32/ε²", "000",
+                  f"YRBSS, ε=1, add/remove, n={n}",
+                  bmi_expected_total_error(1, 1.0, accounting="joint"), "=", interval=a1j),
         ReportRow("02.sensitivity_f1", "S(f1), f1 = (q1, q2), add/remove (slide: 1)", "000",
                   "brute force, ≤ 3 rows of 4 types", 1, "exact", value=sens["f1 add_remove"]),
         ReportRow("02.sensitivity_f2", "S(f2), f2 = (q1, q1+q2), add/remove (slide: 2)", "000",
@@ -130,17 +149,19 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("02.isotonic_never_worse", "share of draws where the isotonic fit is no worse",
                   "000", "YRBSS # ≥ h, 10 thresholds, ε=0.01, n=20000", 1.0, "exact",
                   value=float(np.mean(iso["after"] <= iso["before"] + 1e-9))),
-        ReportRow("02.contingency_seed003", "c-1 cells at ε/(c-1), last = n - sum: 4(c-1)³/ε²",
-                  "003", f"c=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "seed003"),
+        ReportRow("02.contingency_seed003", "d-1 cells at ε/(d-1), last = n - sum: 4(d-1)³/ε²",
+                  "003", f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "seed003"),
                   "=", interval=lambda c: mean_ci(cont["seed003"], c)),
-        ReportRow("02.contingency_parallel", "all c cells at Lap(2/ε) (replace-one): 8c/ε²", "003",
-                  f"c=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "parallel_replace"),
+        ReportRow("02.contingency_parallel", "all d cells at Lap(2/ε) (replace-one): 8d/ε²", "003",
+                  f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "parallel_replace"),
                   "=", interval=lambda c: mean_ci(cont["parallel_replace"], c)),
         ReportRow("02.subsampling_small_eps", "2pε ≥ ln(1 + p(e^ε - 1)) for all ε ≤ 1 (1 = holds)",
                   "000", "p ∈ {0.01, 0.1, 0.3, 0.5, 0.9}, 100 ε each", 1.0, "exact",
                   value=float(holds)),
-        ReportRow("02.subsampling_crossing", "at ε* = 1.509 (p = 0.1): exact - 2pε* = 0", "000",
-                  "p=0.1", 0.0, "exact", value=gap, rel_tol=1e-9),
+        ReportRow("02.subsampling_crossing",
+                  "ε* where ln(1 + p(e^ε - 1)) = 2pε (p = 0.1): brentq vs bisection",
+                  "000", "p=0.1, 200 bisection steps in plain Python", crossing, "exact",
+                  value=subsampling_slide_claim_fails_above(0.1), rel_tol=1e-9),
     ]
 
 
@@ -162,12 +183,12 @@ EXERCISES = [
              "Replacing a row moves it between two cells: sensitivity 2, variance 2(2/ε)².",
              "Cells now get Lap(2/ε) = Lap(4), variance 32 each; 32 + 64 + 32 + 64 = 192 "
              "(= 48/ε²), still 2.7 times better than Algorithm 1."),
-    Exercise("02.4", "Seed 003's method for a table of c = 6 cells at epsilon = 1: total "
+    Exercise("02.4", "Seed 003's method for a table of d = 6 cells at epsilon = 1: total "
              "expected squared error over the 6 cells?",
              lambda: contingency_expected_total_error(6, 1.0, "seed003"),
              "5 cells with Lap(5/ε), and the 6th carries the sum of their 5 noises.",
-             "Each of the c - 1 = 5 released cells has variance 2(5/1)² = 50, and the derived "
-             "last cell the sum of their 5 noises, variance 250: 5 · 50 + 250 = 500 (= 4(c-1)³/ε²)."),
+             "Each of the d - 1 = 5 released cells has variance 2(5/1)² = 50, and the derived "
+             "last cell the sum of their 5 noises, variance 250: 5 · 50 + 250 = 500 (= 4(d-1)³/ε²)."),
     Exercise("02.5", "An epsilon = 1 mechanism on a Poisson sample with p = 0.1: what is the exact "
              "amplified epsilon?", lambda: subsampling_epsilon(1.0, 0.1),
              "ln(1 + p(e^ε - 1)).",

@@ -158,7 +158,7 @@ def figure_inference(seed: int = SEED, trials: int = 40_000):
            title=f"slides table (q2 = {c2:.0f}): order broken")
     ax.legend(fontsize=7)
     ax_err.set(xscale="log", yscale="log", xlabel="ε", ylabel="total squared error",
-               title="least-squares projection removes error")
+               title="slides table (q1 = 0, on the boundary): projection helps")
     ax_err.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -181,11 +181,11 @@ def figure_isotonic(epsilon: float = 0.01, seed: int = SEED):
 
 # ------------------------------------------------------------ contingency tables and subsampling
 
-CONTINGENCY_C = np.arange(2, 13)
+CONTINGENCY_D = np.arange(2, 13)
 
 
 def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_000):
-    """Seed 003's epsilon/(c - 1) against parallel composition, total error over the c cells."""
+    """Seed 003's epsilon/(d - 1) against parallel composition, total error over the d cells."""
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
     styles = {"seed003": ("laplace", "o"), "parallel_add_remove": ("analytic", "s"),
               "parallel_replace": ("zcdp", "^")}
@@ -194,16 +194,16 @@ def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_
         line = TheoryVsEmpirical(ax, color=COLORS[color], marker=marker,
                                  label=f"{method} ({neighbours})")
         est = []
-        for c in CONTINGENCY_C:
-            counts = np.full(c, 50.0)
-            noisy = contingency_release(counts, epsilon, method, rng=seed + c, size=trials)
+        for d in CONTINGENCY_D:
+            counts = np.full(d, 50.0)
+            noisy = contingency_release(counts, epsilon, method, rng=seed + d, size=trials)
             est.append(mean_ci(np.sum((noisy - counts) ** 2, axis=1)))
-        line.update(CONTINGENCY_C, contingency_expected_total_error(CONTINGENCY_C, epsilon, method),
-                    CONTINGENCY_C, Estimate.stack(est))
+        line.update(CONTINGENCY_D, contingency_expected_total_error(CONTINGENCY_D, epsilon, method),
+                    CONTINGENCY_D, Estimate.stack(est))
     ax.relim()
     ax.autoscale_view()
-    ax.set(yscale="log", xlabel="number of cells c", ylabel="total squared error",
-           title=f"contingency table with c cells, ε = {epsilon:g}")
+    ax.set(yscale="log", xlabel="number of cells d", ylabel="total squared error",
+           title=f"contingency table with d cells, ε = {epsilon:g}")
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

@@ -81,7 +81,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         y = s.measure(x, 1.0, rng=seed, size=trials)
         per = s.total_error(y, x, inference=inference) / n_ranges(k)
         rows.append(ReportRow(rid, formula + " (per range query)", "000",
-                              f"YRBSS heights, k={k}, b={b}, ε=1, n={trials}",
+                              f"YRBSS heights, k={k}, B={b}, ε=1, n={trials}",
                               expected_error_per_query(name, k, 1.0, b, inference, root), "=",
                               interval=lambda c, p=per: mean_ci(p, c)))
     small = range_strategy("all_ranges", 24)
@@ -112,7 +112,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   "reference 79.2", 79.2, "exact",
                   value=expected_error_per_query("hierarchy", 256, 1.0, 16, True), rel_tol=0.05 / 79.2),
         ReportRow("03.spectral_vs_columns", "‖W A⁺‖²_F: spectral formula vs Hay column by column",
-                  "000", "k=200, b=3", _column_wise_units(200, 3), "exact",
+                  "000", "k=200, B=3", _column_wise_units(200, 3), "exact",
                   value=range_strategy("hierarchy", 200, 3).error_units(inference=True),
                   rel_tol=1e-9),
         ReportRow("03.inference_reduction",
@@ -123,7 +123,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   / expected_error_per_query("hierarchy", 256, 1.0),
                   rel_tol=1e-9),
         ReportRow("03.crossover_binary", "smallest power of 2 where hierarchy + inference beats identity",
-                  "000", "b=2, no root (column-by-column check)", _crossover_by_columns(2),
+                  "000", "B=2, no root (column-by-column check)", _crossover_by_columns(2),
                   "exact", value=hierarchy_crossover_k(2)),
     ]
     return rows
@@ -145,7 +145,7 @@ EXERCISES = [
              "Bin i lies in i(k - i + 1) ranges; take the largest.",
              "Adding a row to bin i changes every range that holds it: i(k - i + 1) of them, at "
              "most 5 · 6 = 30 for k = 10 (bins 5 and 6) = ⌊(k+1)²/4⌋."),
-    Exercise("03.2", "Binary hierarchy over k = 64 bins without the root: how many levels are "
+    Exercise("03.2", "Binary hierarchy over k = 64 bins without the root: how many levels ℓ are "
              "measured (its sensitivity)?", lambda: range_strategy("hierarchy", 64, 2).sensitivity,
              "Levels of 2, 4, ..., 64 nodes.",
              "64 = 2⁶: the levels of 2, 4, 8, 16, 32 and 64 nodes are measured, and a row lies in "
@@ -160,9 +160,11 @@ EXERCISES = [
              "Compare expected_total_error('hierarchy', k, 1, 2, inference=True) with identity's "
              "2/ε² k(k+1)(k+2)/6 at k = 2, 4, 8, ...: identity wins up to 256, the tree from 512 on.",
              rel_tol=0.0),
-    Exercise("03.5", "Which branching factor minimises hierarchy + inference error at k = 4096?",
+    Exercise("03.5", "Which branching factor minimises hierarchy + inference error at k = 4096, "
+             "the root not measured?",
              lambda: best_branching(4096, range(2, 33))[0], "See the branching figure.",
-             "best_branching(4096, range(2, 33)) evaluates the exact error for every b: 16 wins. "
-             "A wider tree has fewer levels (a smaller sensitivity) but more nodes per range.",
+             "best_branching(4096, range(2, 33)) evaluates the exact error for every B: 16 wins "
+             "(with the root measured, 8 would). A wider tree has fewer levels (a smaller "
+             "sensitivity) but more nodes per range.",
              rel_tol=0.0),
 ]

@@ -13,6 +13,7 @@ import numpy as np
 from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import MCKENNA_K256, P_IDENTITY_K, SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import SliderPanel, epsilon_slider
+from dplab.mechanisms.laplace import laplace_mse
 from dplab.range_queries.errors import n_ranges, range_error_by_length
 from dplab.range_queries.histograms import height_histogram
 from dplab.range_queries.optimization import PIdentityStrategy, load_p_identity
@@ -82,15 +83,16 @@ class RangeErrorView:
         self.lines = {label: TheoryVsEmpirical(ax, color=COLORS[c], marker=m, label=label)
                       for label, (c, m) in styles.items()}
         self.here = ax.axvline(K_VALUES[-1], color="k", lw=0.8, ls=":")
-        ax.set(xscale="log", yscale="log", xlim=(3, 6000), ylim=(1e-1, 1e15), xlabel="k (bins)",
+        # all ranges (about k^4/8 per query) leaves this scale above k = 16: the others stay readable
+        ax.set(xscale="log", yscale="log", xlim=(3, 6000), ylim=(1, 3e4), xlabel="k (bins)",
                ylabel="mean squared error per range query", title="strategies against k")
         ax.set_xscale("log", base=2)
-        ax.legend(fontsize=7, loc="upper left")
+        ax.legend(fontsize=6.5, loc="lower right")
         self.by_length = {label: ax_len.plot([], [], color=COLORS[c], lw=1.2, label=label)[0]
                           for label, (c, _) in styles.items()
                       if label in ("identity", "hierarchy + inference", "wavelet (Privelet)")}
         (self.identity_theory,) = ax_len.plot([], [], "k--", lw=1, label="identity theory 2L/ε²")
-        ax_len.set(xscale="log", yscale="log", xlim=(1, 4096), ylim=(1e-2, 1e9),
+        ax_len.set(xscale="log", yscale="log", xlim=(1, 4096), ylim=(0.5, 2e4),
                    xlabel="range length L", ylabel="mean squared error",
                    title="error by range length at the chosen k")
         ax_len.set_xscale("log", base=2)
@@ -140,6 +142,8 @@ def figure_range_error(epsilon: float = 1.0, k: int = 256, branching: int = 2,
                        strategy: str = "hierarchy + inference", seed: int = SEED):
     view = RangeErrorView()
     view.update({"epsilon": epsilon, "k": k, "branching": branching, "strategy": strategy}, seed)
+    view.fig.axes[1].set_xlim(1, k)  # the static figure shows the lengths of this k only
+    view.fig.axes[1].set_title(f"error by range length at k = {k}")
     return view.fig
 
 
@@ -151,7 +155,7 @@ def range_panel(seed: int = SEED) -> SliderPanel:
         "epsilon": epsilon_slider(1.0),
         "k": widgets.SelectionSlider(options=K_VALUES, value=256, description="k",
                                      continuous_update=False),
-        "branching": widgets.IntSlider(value=2, min=2, max=16, description="branching",
+        "branching": widgets.IntSlider(value=2, min=2, max=64, description="branching",
                                        continuous_update=False),
         "strategy": widgets.Dropdown(options=list(PANEL_STRATEGIES), value="hierarchy + inference",
                                      description="strategy"),
@@ -163,30 +167,48 @@ def range_panel(seed: int = SEED) -> SliderPanel:
 
 
 def figure_orders(epsilon: float = 1.0):
-    """Exact total error of each strategy against k with the seed's orders of growth."""
-    fig, (ax,) = new_figure(1, width=7.0, height=3.8)
-    ks = np.array(K_VALUES)
+    """Left: exact totals of identity, hierarchy (direct and with inference) and wavelet, with the
+    seed's orders, all divided by k^2 so that the crossover at 512 shows. Right: all ranges,
+    total against k^6/16 and per query against the seed's O(k^4)."""
+    fig, (ax, ax_all) = new_figure(2, width=5.2, height=3.8)
+    ks = np.array(K_VALUES, dtype=float)
     exact = {
-        "identity": [expected_total_error("identity", k, epsilon) for k in ks],
-        "hierarchy": [expected_total_error("hierarchy", k, epsilon) for k in ks],
-        "hierarchy + inference": [expected_total_error("hierarchy", k, epsilon, 2, True) for k in ks],
-        "wavelet (Privelet)": [expected_total_error("wavelet", k, epsilon) for k in ks],
+        "identity": [expected_total_error("identity", int(k), epsilon) for k in ks],
+        "hierarchy": [expected_total_error("hierarchy", int(k), epsilon) for k in ks],
+        "hierarchy + inference": [expected_total_error("hierarchy", int(k), epsilon, 2, True) for k in ks],
+        "wavelet (Privelet)": [expected_total_error("wavelet", int(k), epsilon) for k in ks],
     }
     colors = {"identity": "laplace", "hierarchy": "classical", "hierarchy + inference": "analytic",
               "wavelet (Privelet)": "bound"}
     for label, values in exact.items():
         style = "--D" if label.startswith("wavelet") else "-o"  # it lies on hierarchy + inference
-        ax.plot(ks, values, style, ms=3, color=COLORS[colors[label]], label=f"{label}: exact")
+        ax.plot(ks, np.array(values) / ks**2, style, ms=3, color=COLORS[colors[label]],
+                label=f"{label}: exact")
     orders = seed_error_orders(ks, epsilon)
-    ax.plot(ks, orders["identity"], ":", color=COLORS["laplace"], label="seed: O(k³/ε²)")
-    ax.plot(ks, orders["hierarchy"], ":", color=COLORS["classical"], label="seed: O(k² log³k/ε²)")
-    small = ks[ks <= 512]
-    ax.plot(small, [expected_total_error("all_ranges", k, epsilon) for k in small], "-v", ms=3,
-            color=COLORS["zcdp"], label="all ranges: exact (≈ k⁶/16ε²)")
-    ax.set(xscale="log", yscale="log", xlabel="k (bins)", ylabel="total squared error, all ranges",
-           title=f"exact total error against the seed's orders of growth, ε = {epsilon:g}")
+    ax.plot(ks, orders["identity"] / ks**2, ":", color=COLORS["laplace"],
+            label="seed: O(k³/ε²), constant 1")
+    ax.plot(ks, orders["hierarchy"] / ks**2, ":", color=COLORS["classical"],
+            label="seed: O(k² log³k/ε²), constant 1")
+    ax.axvline(512, color="k", lw=0.8, ls="--")
+    at_512 = expected_total_error("identity", 512, epsilon) / 512**2
+    ax.annotate("binary tree + inference\nbeats identity from 512", (512, at_512), xytext=(-20, -75),
+                textcoords="offset points", fontsize=7, arrowprops={"arrowstyle": "->"})
+    ax.set(xscale="log", yscale="log", xlabel="k (bins)", ylabel="total squared error / k²",
+           title=f"total error over all ranges / k², ε = {epsilon:g}")
     ax.set_xscale("log", base=2)
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    ax.legend(fontsize=6.5, loc="upper left")
+    small = ks[ks <= 512]
+    total = np.array([expected_total_error("all_ranges", int(k), epsilon) for k in small])
+    ax_all.plot(small, total, "-v", ms=3, color=COLORS["zcdp"], label="all ranges, total: exact")
+    ax_all.plot(small, small**6 / 16 / epsilon**2, ":", color=COLORS["zcdp"], label="k⁶/(16ε²)")
+    ax_all.plot(small, total / (small * (small + 1) / 2), "-^", ms=3, color="k",
+                label="all ranges, per query: exact")
+    ax_all.plot(small, orders["all ranges (per query)"][ks <= 512], "k:",
+                label="seed: O(k⁴/ε²), constant 1")
+    ax_all.set(xscale="log", yscale="log", xlabel="k (bins)", ylabel="squared error",
+               title="answering every range directly")
+    ax_all.set_xscale("log", base=2)
+    ax_all.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
 
@@ -202,9 +224,9 @@ def figure_branching(k: int = 4096, epsilon: float = 1.0):
     ax.axhline(expected_error_per_query("identity", k, epsilon), color=COLORS["laplace"], ls=":",
                label="identity")
     best, err = best_branching(k, range(2, 33))
-    ax.annotate(f"best b = {best}", (best, err), xytext=(10, 25), textcoords="offset points",
+    ax.annotate(f"best B = {best}", (best, err), xytext=(10, 25), textcoords="offset points",
                 arrowprops={"arrowstyle": "->"}, fontsize=8)
-    ax.set(yscale="log", xlabel="branching factor b", ylabel="error per range query",
+    ax.set(yscale="log", xlabel="branching factor B", ylabel="error per range query",
            title=f"k = {k}, ε = {epsilon:g}")
     ax.legend(fontsize=7)
     fig.tight_layout()
@@ -212,24 +234,35 @@ def figure_branching(k: int = 4096, epsilon: float = 1.0):
 
 
 def figure_data(k: int = 256, epsilon: float = 0.1, seed: int = SEED):
-    """The YRBSS height histogram (k bins) and its cumulative counts, released two ways."""
+    """The YRBSS height histogram (k bins) released two ways; right: the error of every prefix
+    range in that one draw, with the theory's +-1 RMS band of each strategy."""
     x = height_histogram(k)
     fig, (ax, ax_cum) = new_figure(2, width=5.2, height=3.5)
     edges = np.linspace(1.20, 2.20, k + 1)
     ax.stairs(x, edges, color="k", label="true counts")
+    rms = {}
     for label, color in (("identity", "laplace"), ("hierarchy + inference", "analytic")):
         name, inference = PANEL_STRATEGIES[label]
         s = range_strategy(name, k, 2)
         estimate = s.reconstruct(s.measure(x, epsilon, rng=seed))
         ax.stairs(estimate, edges, color=COLORS[color], alpha=0.7, label=label)
-        ax_cum.plot(edges[1:], np.cumsum(estimate) - np.cumsum(x), color=COLORS[color], label=label)
+        ax_cum.plot(edges[1:], np.cumsum(estimate) - np.cumsum(x), color=COLORS[color],
+                    label=f"{label}: one draw")
+        band = np.sqrt(laplace_mse(s.sensitivity, epsilon) * s.prefix_error_units())
+        rms[label] = np.mean(band**2)
+        ax_cum.fill_between(edges[1:], -band, band, color=COLORS[color], alpha=0.15, lw=0,
+                            label=f"{label}: ±1 RMS (theory)")
     ax.set(xlabel="height (m)", ylabel="students", xlim=(1.4, 2.0),
            title=f"YRBSS heights, k = {k} bins, ε = {epsilon:g}")
     ax.legend(fontsize=7)
     ax_cum.axhline(0, color="k", lw=0.8)
     ax_cum.set(xlabel="height h (m)", ylabel="error of # students below h",
-               title="prefix ranges: noise adds up for identity")
-    ax_cum.legend(fontsize=7)
+               title="prefix ranges [1.20 m, h): noise adds up for identity")
+    ax_cum.legend(fontsize=6.5, loc="lower left")
+    ratio = rms["identity"] / rms["hierarchy + inference"]
+    ax_cum.text(0.02, 0.97, f"prefixes only: the tree wins here ({ratio:.2f}× less MSE);\n"
+                f"over all ranges, mostly short, identity wins at k = {k}", transform=ax_cum.transAxes,
+                fontsize=6.5, va="top")
     fig.tight_layout()
     return fig
 
