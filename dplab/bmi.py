@@ -37,6 +37,7 @@ __all__ = [
     "BMI_ORDER_B_UB",
     "BMI_TOTAL_A_EQ",
     "BMI_UNIVERSE",
+    "TALL_RELEASES",
     "TALL_THRESHOLDS_M",
     "TWEET_UNIVERSE",
     "body_mass_index",
@@ -56,8 +57,9 @@ __all__ = [
     "bmi_totals_trials",
     "bmi_transform",
     "bmi_true_answers",
-    "first_k_words",
+    "first_words",
     "tall_counts",
+    "tall_counts_expected_error",
     "tall_counts_isotonic_trials",
 ]
 
@@ -242,12 +244,13 @@ def bmi_transform(table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {"sex": table["sex"], "bmi": np.round(body_mass_index(table), 9)}
 
 
-def first_k_words(k: int):
-    """The seed's V2: each tweet becomes k rows, one per word among its first k (stability k)."""
-    k = check_positive_int(k, "k")
+def first_words(w: int):
+    """The seed's V2: each tweet becomes w rows, one per word among its first w (stability
+    w; the seed calls it k)."""
+    w = check_positive_int(w, "w")
 
     def transform(table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        words = [w for text in table["text"] for w in str(text).split()[:k]]
+        words = [word for text in table["text"] for word in str(text).split()[:w]]
         return {"word": np.array(words)}
 
     return transform
@@ -334,11 +337,41 @@ def tall_counts(table: dict[str, np.ndarray] | None = None) -> np.ndarray:
     return np.array([np.sum(table["height_m"] >= h) for h in TALL_THRESHOLDS_M], dtype=float)
 
 
-def tall_counts_isotonic_trials(epsilon: float, trials: int, seed: int) -> dict[str, np.ndarray]:
-    """``trials`` Laplace releases of :func:`tall_counts` (YRBSS) and their non-increasing
-    isotonic fits (seed 000, "Ordering constraint"), with the squared errors of both."""
+#: How the "# at least h tall" counts are released (see :func:`tall_counts_expected_error`).
+TALL_RELEASES = ("direct", "intervals")
+
+
+def tall_counts_expected_error(epsilon: ArrayLike, release: str = "direct") -> float | np.ndarray:
+    """Total expected squared error of the m = len(TALL_THRESHOLDS_M) = 10 tall counts.
+
+    "direct": each count + Lap(m/eps) (the vector's L1 sensitivity is m: a tall student is
+    in every count): m * 2 (m/eps)^2 = 2000/eps^2. "intervals": the m disjoint height
+    intervals [h_1, h_2), ..., [h_m, oo) + Lap(1/eps) each (a histogram, sensitivity 1 under
+    add/remove), then suffix sums: count i carries m - i + 1 noises, total
+    2/eps^2 (1 + ... + m) = 110/eps^2 (Algorithm 2's lesson again).
+    """
+    epsilon = np.asarray(check_epsilon(epsilon, array_ok=True))
+    check_choice(release, TALL_RELEASES, "release")
+    m = TALL_THRESHOLDS_M.size
+    if release == "direct":
+        return as_result(m * np.asarray(laplace_mse(float(m), epsilon)))
+    return as_result(m * (m + 1) / 2 * np.asarray(laplace_mse(1.0, epsilon)))
+
+
+def tall_counts_isotonic_trials(
+    epsilon: float, trials: int, seed: int, release: str = "direct"
+) -> dict[str, np.ndarray]:
+    """``trials`` Laplace releases of :func:`tall_counts` (YRBSS), ``release`` as in
+    :func:`tall_counts_expected_error`, and their non-increasing isotonic fits (seed 000,
+    "Ordering constraint"), with the squared errors of both."""
     truth = tall_counts()
-    noisy = laplace_mechanism(truth, float(truth.size), epsilon, size=trials, rng=seed)
+    check_choice(release, TALL_RELEASES, "release")
+    if release == "direct":
+        noisy = laplace_mechanism(truth, float(truth.size), epsilon, size=trials, rng=seed)
+    else:
+        cells = -np.diff(np.append(truth, 0.0))  # the students in [h_i, h_(i+1)), and >= h_m
+        noisy_cells = laplace_mechanism(cells, 1.0, epsilon, size=trials, rng=seed)
+        noisy = np.cumsum(noisy_cells[:, ::-1], axis=1)[:, ::-1]  # suffix sums
     fitted = isotonic_fit(noisy, increasing=False)
     return {"truth": truth, "noisy": noisy, "fitted": fitted,
             "before": np.sum((noisy - truth) ** 2, axis=1),

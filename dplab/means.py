@@ -53,33 +53,50 @@ def mean_release_sum_count(
     epsilon: float,
     *,
     count_share: float = 0.5,
+    center: float | None = None,
     size: int | None = None,
     rng=None,
 ) -> np.ndarray | float:
-    """(sum + Lap(M / eps_s)) / (n + Lap(1 / eps_c)): epsilon-DP under add/remove with n
-    private, M = max(|low|, |high|) the sum's sensitivity, eps_c = count_share * epsilon
-    and eps_s = epsilon - eps_c (sequential composition of the two releases)."""
+    """center + (sum of (x - center) + Lap(M / eps_s)) / (n + Lap(1 / eps_c)): epsilon-DP
+    under add/remove with n private. M = max(|low - center|, |high - center|) is the
+    centred sum's sensitivity (one row adds at most that), eps_c = count_share * epsilon,
+    eps_s = epsilon - eps_c (sequential composition of the two releases). ``center``
+    (default (low + high)/2, chosen without the data) matters: with center = 0 the sum of
+    heights has sensitivity high, and its noise, not the private count, dominates."""
     x = _values(values, low, high)
     epsilon = check_epsilon(epsilon)
+    share = _check_share(count_share)
+    c = (low + high) / 2 if center is None else float(center)
+    rng = check_rng(rng)
+    bound = max(abs(low - c), abs(high - c))
+    noisy_sum = laplace_mechanism(float(np.sum(x - c)), bound, (1 - share) * epsilon, size=size, rng=rng)
+    noisy_count = laplace_mechanism(float(x.size), 1.0, share * epsilon, size=size, rng=rng)
+    return c + noisy_sum / noisy_count
+
+
+def _check_share(count_share: float) -> float:
     share = check_probability(count_share, "count_share")
     if share >= 1:
         raise ValueError(f"count_share must be in (0, 1), got count_share={count_share!r}")
-    rng = check_rng(rng)
-    bound = max(abs(low), abs(high))
-    noisy_sum = laplace_mechanism(x.sum(), bound, (1 - share) * epsilon, size=size, rng=rng)
-    noisy_count = laplace_mechanism(float(x.size), 1.0, share * epsilon, size=size, rng=rng)
-    return noisy_sum / noisy_count
+    return share
 
 
 def mean_sum_count_mse(
-    n: int, mean: float, low: float, high: float, epsilon: float, count_share: float = 0.5
+    n: int,
+    mean: float,
+    low: float,
+    high: float,
+    epsilon: float,
+    count_share: float = 0.5,
+    center: float | None = None,
 ) -> float:
     """First-order (delta-method) MSE of :func:`mean_release_sum_count`:
-    (Var(sum noise) + mean^2 Var(count noise)) / n^2, with Var = 2 (Delta/eps)^2.
+    (Var(sum noise) + (mean - center)^2 Var(count noise)) / n^2, Var = 2 (Delta/eps)^2.
     Its relative error is of order Var(count noise) / n^2 (negligible for large n)."""
     epsilon = check_epsilon(epsilon)
-    share = check_probability(count_share, "count_share")
-    bound = max(abs(low), abs(high))
+    share = _check_share(count_share)
+    c = (low + high) / 2 if center is None else float(center)
+    bound = max(abs(low - c), abs(high - c))
     var_sum = laplace_mse(bound, (1 - share) * epsilon)
     var_count = laplace_mse(1.0, share * epsilon)
-    return (var_sum + mean**2 * var_count) / n**2
+    return (var_sum + (mean - c) ** 2 * var_count) / n**2

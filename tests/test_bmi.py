@@ -124,3 +124,14 @@ def test_joint_accounting_uses_the_answers_sensitivity():
     assert est.contains(32 / 0.25)
     with pytest.raises(ValueError, match="accounting must be one of"):
         dplab.bmi_algorithm_1(t, 1.0, accounting="loose")
+
+
+def test_tall_counts_two_releases_match_their_errors():
+    assert dplab.tall_counts_expected_error(1.0) == pytest.approx(10 * 2 * 10**2)
+    assert dplab.tall_counts_expected_error(1.0, "intervals") == pytest.approx(2 * 55)
+    for release in dplab.TALL_RELEASES:
+        r = dplab.tall_counts_isotonic_trials(0.5, 100_000, seed=5, release=release)
+        assert dplab.mean_ci(r["before"], 0.999).contains(dplab.tall_counts_expected_error(0.5, release))
+        assert np.all(r["after"] <= r["before"] + 1e-9)
+    with pytest.raises(ValueError, match="release must be one of"):
+        dplab.tall_counts_isotonic_trials(0.5, 10, 1, release="both")

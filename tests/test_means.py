@@ -33,3 +33,13 @@ def test_bad_input():
         dplab.mean_release_n_public(np.zeros((2, 2)), 0.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="count_share must be in"):
         dplab.mean_release_sum_count([1.0, 2.0], 0.0, 3.0, 1.0, count_share=1.0)
+
+
+def test_centring_the_sum_makes_a_private_n_cheap():
+    mean, n = dplab.clipped_mean(HEIGHTS, 1.2, 2.1), HEIGHTS.size
+    public = dplab.laplace_mse(dplab.clipped_mean_sensitivity(1.2, 2.1, n), 1.0)
+    raw = dplab.mean_sum_count_mse(n, mean, 1.2, 2.1, 1.0, center=0.0)
+    centred = dplab.mean_sum_count_mse(n, mean, 1.2, 2.1, 1.0)
+    assert raw / public > 20 and centred / public < 1.1
+    noisy = dplab.mean_release_sum_count(HEIGHTS, 1.2, 2.1, 1.0, center=0.0, size=400_000, rng=3)
+    assert dplab.mean_ci((noisy - mean) ** 2, 0.999).contains(raw)

@@ -10,7 +10,7 @@ import pytest
 import dplab
 
 BMI_UNIVERSE, TWEET_UNIVERSE = dplab.BMI_UNIVERSE, dplab.TWEET_UNIVERSE
-f1, f2, first_k_words = dplab.bmi_f1, dplab.bmi_f2, dplab.first_k_words
+f1, f2, first_words = dplab.bmi_f1, dplab.bmi_f2, dplab.first_words
 
 COUNT_UNIVERSE = [{"x": 0.0}, {"x": 1.0}]
 
@@ -55,7 +55,7 @@ def test_stability():
     assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3) == 1
     assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3, "replace") == 1
     for k in (1, 2, 3):
-        assert dplab.stability(first_k_words(k), TWEET_UNIVERSE, 2) == k
+        assert dplab.stability(first_words(k), TWEET_UNIVERSE, 2) == k
 
 
 def test_bad_input():

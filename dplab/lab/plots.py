@@ -51,8 +51,9 @@ class FastPNG:
 
     The static rest (axes, ticks, labels, legend: most of the cost of a matplotlib
     draw) is rendered once; each frame restores it, draws the dynamic artists and
-    encodes the pixels with fast PNG compression. Axis limits and titles must not
-    change between frames.
+    encodes the pixels with fast PNG compression. When an axis limit or a title
+    changes between frames (a view that rescales to a new k), the static background is
+    rendered again for that frame: slower, but never stale.
     """
 
     def __init__(self, fig, dynamic):
@@ -60,13 +61,19 @@ class FastPNG:
         self.canvas = FigureCanvasAgg(fig)
         self.dynamic = list(dynamic)
         self._background = None
+        self._layout = None
+
+    def _current_layout(self) -> tuple:
+        return tuple((ax.get_xlim(), ax.get_ylim(), ax.get_title()) for ax in self.fig.axes)
 
     def png(self) -> bytes:
-        if self._background is None:
+        layout = self._current_layout()
+        if self._background is None or layout != self._layout:
             for artist in self.dynamic:
                 artist.set_animated(True)  # left out of canvas.draw(), drawn per frame
             self.canvas.draw()
             self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+            self._layout = layout
         else:
             self.canvas.restore_region(self._background)
         for artist in self.dynamic:

@@ -157,7 +157,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("01.count_mse", "count query: E[err²] = 2(1/ε)²", "003",
                   f"YRBSS # height ≥ {TALL} m, ε=1, n={n}", laplace_mse(1, 1.0), "=",
                   interval=lambda c: mean_ci(count_sq, c)),
-        ReportRow("01.mean_mse", "clipped mean: E[err²] = 2((b-a)/(n ε))²", "003",
+        ReportRow("01.mean_mse", "clipped mean: E[err²] = 2((hi-lo)/(n ε))²", "003",
                   f"YRBSS height in {list(HEIGHT_CLIP)} m, ε=1, n={n}",
                   laplace_mse(q["mean_sensitivity"], 1.0), "=",
                   interval=lambda c: mean_ci(mean_sq, c)),

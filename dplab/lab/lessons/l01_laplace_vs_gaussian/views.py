@@ -56,7 +56,7 @@ def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0), location: float = -5.0
     ax.plot(x, stats.laplace.pdf(x, loc=location, scale=1.0), "k--", lw=1.2,
             label=f"μ = {location:g}, b = 1: the location μ moves the peak")
     ax.set(xlabel="x", ylabel="density", title="Laplace densities  p(x) = exp(-|x - μ|/b) / (2b)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7.5, loc="upper left")
     fig.tight_layout()
     return fig
 
@@ -107,7 +107,7 @@ class LaplaceErrorView:
         self.tails = [ax_hist.axvline(0, color=COLORS["bound"], ls="--", lw=1) for _ in range(2)]
         self.tails[0].set_label(f"±(1/ε) ln(1/β), β = {BETA}")
         ax_hist.set(xlim=(-8, 8), yscale="log", ylim=(1e-4, 5), xlabel="noise",
-                    ylabel="density (log scale)", title="noise of one release at the chosen ε")
+                    ylabel="density (log scale)", title="noise of 200,000 releases at the chosen ε")
         ax_hist.legend(fontsize=7, loc="upper left")
         self.ax_hist = ax_hist
         self.fig.tight_layout()
@@ -145,7 +145,7 @@ class LaplaceErrorView:
 def figure_laplace_error(epsilon: float = 1.0, seed: int = SEED):
     view = LaplaceErrorView()
     view.update({"epsilon": epsilon}, seed)
-    view.ax_hist.set_title(f"noise of one release at ε = {epsilon:g}")
+    view.ax_hist.set_title(f"noise of 200,000 releases at ε = {epsilon:g}")
     return view.fig
 
 
@@ -215,6 +215,7 @@ def figure_k_queries(epsilon: float = 0.5, delta: float = 1e-6, k: int = 10, see
     view = KQueryView()
     view.update({"epsilon": epsilon, "delta": delta, "k": k}, seed)
     view.ax.set_title(f"per-query MSE of k counts, ε = {epsilon:g}, δ = {delta:g}")
+    view.ax.set_ylim(3, 1e6)  # the panel's range covers every slider position; this figure one
     return view.fig
 
 

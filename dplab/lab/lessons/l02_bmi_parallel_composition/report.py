@@ -28,7 +28,7 @@ from dplab.bmi import (
     bmi_totals_trials,
     bmi_transform,
     bmi_true_answers,
-    first_k_words,
+    first_words,
     tall_counts_isotonic_trials,
 )
 from dplab.composition import subsampling_epsilon, subsampling_slide_claim_fails_above
@@ -67,7 +67,7 @@ def derived_sensitivities(max_rows: int = 3) -> dict[str, float]:
         out[f"answers {neighbours}"] = l1_sensitivity(bmi_true_answers, BMI_UNIVERSE, max_rows,
                                                       neighbours)
     out["bmi stability"] = stability(bmi_transform, BMI_UNIVERSE, max_rows)
-    out["3-words stability"] = stability(first_k_words(3), TWEET_UNIVERSE, max_rows)
+    out["3-words stability"] = stability(first_words(3), TWEET_UNIVERSE, max_rows)
     return out
 
 

@@ -60,6 +60,8 @@ class BMIErrorView:
         self.alg1 = TheoryVsEmpirical(ax, color=COLORS["laplace"], label="Algorithm 1")
         self.alg2 = TheoryVsEmpirical(ax, color=COLORS["analytic"], label="Algorithm 2", marker="s")
         self.here = ax.axvline(1.0, color="k", lw=0.8, ls=":")
+        self.joint = TheoryVsEmpirical(ax, color=COLORS["laplace"], theory_style="--", marker="^",
+                                       label="Algorithm 1, answers as one query (Δ₁)")
         ax.set(xscale="log", yscale="log", xlim=(0.05, 5), ylim=(0.1, 1e6), xlabel="ε",
                ylabel="total squared error of the 4 answers", title="total error against ε")
         ax.legend(fontsize=7, loc="upper right")
@@ -72,12 +74,12 @@ class BMIErrorView:
         for line in self.answers.values():
             line.theory.set_markersize(22)
             line.theory.set_markeredgewidth(2)
-        ax_ans.set(yscale="log", ylim=(1e-2, 1e5), xlim=(-0.5, 3.5), ylabel="squared error",
+        ax_ans.set(yscale="log", ylim=(0.03, 5e4), xlim=(-0.5, 3.5), ylabel="squared error",
                    title="each answer at the chosen ε")
         ax_ans.set_xticks(range(4), ANSWER_NAMES, fontsize=8)
         ax_ans.legend(fontsize=7, loc="upper right")
         self.fig.tight_layout()
-        self.dynamic = [*self.alg1.artists, *self.alg2.artists, self.here,
+        self.dynamic = [*self.alg1.artists, *self.alg2.artists, self.here, *self.joint.artists,
                         *self.answers[1].artists, *self.answers[2].artists]
 
     def update(self, values: dict, seed: int) -> str:
@@ -95,6 +97,10 @@ class BMIErrorView:
             self.answers[alg].update(np.arange(4), 2 * b**2 * row_var, np.arange(4),
                                      Estimate.stack([pa.mse(b) for pa in per_answer]))
             self.answers[alg].set_visible(alg in shown)
+        total, _ = _scaled_errors(seed, 1)  # the same independent noise, scale Delta_1/eps
+        self.joint.update(EPS_LINE, bmi_expected_total_error(1, EPS_LINE, neighbours, "joint"), EPS_POINTS,
+                          total.mse(bmi_noise_scale(1, EPS_POINTS, neighbours, "joint")))
+        self.joint.set_visible(1 in shown)
         self.here.set_xdata([eps, eps])
         t1 = bmi_expected_total_error(1, eps, neighbours)
         t2 = bmi_expected_total_error(2, eps, neighbours)
@@ -159,7 +165,7 @@ def figure_inference(seed: int = SEED, trials: int = 40_000):
     ax.legend(fontsize=7)
     ax_err.set(xscale="log", yscale="log", xlabel="ε", ylabel="total squared error",
                title="slides table (q1 = 0, on the boundary): projection helps")
-    ax_err.legend(fontsize=7)
+    ax_err.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     return fig
 
@@ -204,7 +210,7 @@ def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_
     ax.autoscale_view()
     ax.set(yscale="log", xlabel="number of cells d", ylabel="total squared error",
            title=f"contingency table with d cells, ε = {epsilon:g}")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 

@@ -73,10 +73,10 @@ def _trials_for(k: int, label: str = "identity") -> int:
 
 class RangeErrorView:
     """Left: per-query error against k for every strategy (theory) and the chosen one
-    (simulation). Right: mean squared error by range length at the chosen k."""
+    (simulation). Right: mean squared error by range length r at the chosen k."""
 
     def __init__(self):
-        self.fig, (ax, ax_len) = new_figure(2, width=5.4, height=3.7)
+        self.fig, (ax, ax_len) = new_figure(2, width=5.4, height=3.9)
         styles = {"identity": ("laplace", "o"), "hierarchy": ("classical", "^"),
                   "hierarchy + inference": ("analytic", "s"), "all ranges": ("zcdp", "v"),
                   "wavelet (Privelet)": ("bound", "D")}
@@ -87,17 +87,24 @@ class RangeErrorView:
         ax.set(xscale="log", yscale="log", xlim=(3, 6000), ylim=(1, 3e4), xlabel="k (bins)",
                ylabel="mean squared error per range query", title="strategies against k")
         ax.set_xscale("log", base=2)
-        ax.legend(fontsize=6.5, loc="lower right")
+        # the legend lists what is drawn: five theory curves, and the dots of the chosen strategy
+        handles = [line.theory for line in self.lines.values()]
+        labels = [f"{label}: theory" for label in self.lines]
+        handles.append(ax.plot([], [], "o", color="0.3", ms=4.5)[0])
+        labels.append("chosen strategy at the chosen k: simulated (95% CI)")
+        ax.legend(handles, labels, fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
         self.by_length = {label: ax_len.plot([], [], color=COLORS[c], lw=1.2, label=label)[0]
                           for label, (c, _) in styles.items()
-                      if label in ("identity", "hierarchy + inference", "wavelet (Privelet)")}
-        (self.identity_theory,) = ax_len.plot([], [], "k--", lw=1, label="identity theory 2L/ε²")
+                          if label in ("identity", "hierarchy + inference", "wavelet (Privelet)")}
+        (self.identity_theory,) = ax_len.plot([], [], "k--", lw=1, label="identity theory 2r/ε²")
         ax_len.set(xscale="log", yscale="log", xlim=(1, 4096), ylim=(0.5, 2e4),
-                   xlabel="range length L", ylabel="mean squared error",
+                   xlabel="range length r", ylabel="mean squared error",
                    title="error by range length at the chosen k")
         ax_len.set_xscale("log", base=2)
         ax_len.legend(fontsize=7, loc="upper left")
+        self.ax_len = ax_len
         self.fig.tight_layout()
+        self.fig.subplots_adjust(bottom=0.34)  # room for the legend below the left axes
         self.dynamic = [a for line in self.lines.values() for a in line.artists]
         self.dynamic += [self.here, *self.by_length.values(), self.identity_theory]
 
@@ -126,6 +133,9 @@ class RangeErrorView:
             scale = range_strategy(name, k, b).sensitivity ** 2 / eps**2
             artist.set_data(lengths, scale * by_length)
         self.identity_theory.set_data(lengths, 2 * lengths / eps**2)
+        if self.ax_len.get_xlim()[1] != k:  # the lengths of this k only (the panel redraws its axes)
+            self.ax_len.set_xlim(1, k)
+            self.ax_len.set_title(f"error by range length at k = {k}")
         limit = SIMULATE_MAX_K.get(chosen, k)
         shown = "" if k <= limit else f" (simulated only up to k = {limit}: every range is enumerated)"
         return (
@@ -142,8 +152,6 @@ def figure_range_error(epsilon: float = 1.0, k: int = 256, branching: int = 2,
                        strategy: str = "hierarchy + inference", seed: int = SEED):
     view = RangeErrorView()
     view.update({"epsilon": epsilon, "k": k, "branching": branching, "strategy": strategy}, seed)
-    view.fig.axes[1].set_xlim(1, k)  # the static figure shows the lengths of this k only
-    view.fig.axes[1].set_title(f"error by range length at k = {k}")
     return view.fig
 
 
