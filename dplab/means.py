@@ -66,12 +66,18 @@ def mean_release_sum_count(
     x = _values(values, low, high)
     epsilon = check_epsilon(epsilon)
     share = _check_share(count_share)
-    c = (low + high) / 2 if center is None else float(center)
+    c, bound = _center_and_bound(low, high, center)
     rng = check_rng(rng)
-    bound = max(abs(low - c), abs(high - c))
     noisy_sum = laplace_mechanism(float(np.sum(x - c)), bound, (1 - share) * epsilon, size=size, rng=rng)
     noisy_count = laplace_mechanism(float(x.size), 1.0, share * epsilon, size=size, rng=rng)
     return c + noisy_sum / noisy_count
+
+
+def _center_and_bound(low: float, high: float, center: float | None) -> tuple[float, float]:
+    """The centre c (default the middle of [low, high]) and the centred sum's sensitivity
+    max(|low - c|, |high - c|) under add/remove."""
+    c = (low + high) / 2 if center is None else float(center)
+    return c, max(abs(low - c), abs(high - c))
 
 
 def _check_share(count_share: float) -> float:
@@ -95,8 +101,7 @@ def mean_sum_count_mse(
     Its relative error is of order Var(count noise) / n^2 (negligible for large n)."""
     epsilon = check_epsilon(epsilon)
     share = _check_share(count_share)
-    c = (low + high) / 2 if center is None else float(center)
-    bound = max(abs(low - c), abs(high - c))
+    c, bound = _center_and_bound(low, high, center)
     var_sum = laplace_mse(bound, (1 - share) * epsilon)
     var_count = laplace_mse(1.0, share * epsilon)
     return (var_sum + (mean - c) ** 2 * var_count) / n**2
