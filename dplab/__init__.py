@@ -24,6 +24,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "means",
     "bmi",
     "contingency",
+    "sparse_vector",
     "range_queries.histograms",
     "range_queries.errors",
     "range_queries.strategies",

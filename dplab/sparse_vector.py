@@ -1,0 +1,407 @@
+"""AboveThreshold and the sparse vector technique (SVT), with exact output probabilities.
+
+A stream of answers f_1, f_2, ... (queries of sensitivity Delta each) is compared with a
+threshold T through noise: the algorithm outputs "bottom" (below) or "top" (above) for
+each query and halts after c tops. Which noise goes where decides its privacy, and
+several published variants got it wrong (Lyu, Su & Li, "Understanding the Sparse Vector
+Technique for Differential Privacy", PVLDB 10(6), 2017, Figure 1). ``VARIANTS`` lists
+them with their noise scales; eps1 = threshold_share * epsilon, eps2 = epsilon - eps1:
+
+================  ===============  ================  =================  ===========================
+name              threshold noise  query noise       after a top        source
+================  ===============  ================  =================  ===========================
+above_threshold   Lap(2 D/eps)     Lap(4 D/eps)      halt (c = 1)       Dwork & Roth, Alg. 1
+lyu_alg1          Lap(D/eps1)      Lap(2c D/eps2)    halt after c       Lyu et al., Alg. 1
+dwork_roth        Lap(c D/eps1)    Lap(2c D/eps1)    new threshold      Lyu et al., Alg. 2
+                                                     Lap(c D/eps2);     (Dwork & Roth's
+                                                     halt after c       SparseVector)
+noisy_value       Lap(D/eps1)      Lap(c D/eps2)     release f + nu;    Lyu et al., Alg. 3
+                                                     halt after c       (Roth's notes)
+lee_clifton       Lap(4 D/eps)     Lap(4 D/(3 eps))  halt after c       Lyu et al., Alg. 4
+no_query_noise    Lap(D/eps1)      none              never halt         Lyu et al., Alg. 5
+no_halting        Lap(D/eps1)      Lap(D/eps2)       never halt         Lyu et al., Alg. 6
+================  ===============  ================  =================  ===========================
+
+(D is Delta.) The probability of an output pattern is a one-dimensional integral over the
+noisy threshold of a product of Laplace CDFs (one per query), computed here in log space
+by Gauss-Legendre quadrature on panels split at the kinks: :func:`output_log_probability`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special
+
+from dplab._checks import (
+    check_choice,
+    check_epsilon,
+    check_positive_int,
+    check_rng,
+    check_sensitivity,
+)
+
+__all__ = [
+    "VARIANTS",
+    "SparseVectorResult",
+    "above_threshold",
+    "exact_privacy_loss",
+    "output_log_probability",
+    "sparse_vector",
+    "variant_noise",
+]
+
+#: The variants, in Lyu et al.'s Figure 1 order (see the module docstring).
+VARIANTS = ("above_threshold", "lyu_alg1", "dwork_roth", "noisy_value", "lee_clifton",
+            "no_query_noise", "no_halting")
+_HALTING = {"above_threshold", "lyu_alg1", "dwork_roth", "noisy_value", "lee_clifton"}
+
+
+@dataclass(frozen=True)
+class _Noise:
+    threshold: float  # Laplace scale of the threshold noise
+    query: float  # Laplace scale of each query's noise (0: none)
+    after_top: float | None  # scale of the fresh threshold after a top (dwork_roth), else None
+    halts: bool  # halt after c tops
+
+
+def _check_stream(answers: ArrayLike) -> np.ndarray:
+    f = np.asarray(answers, dtype=float)
+    if f.ndim != 1 or f.size == 0:
+        raise ValueError(f"answers must be a non-empty 1-d stream, got shape {f.shape}")
+    if not np.all(np.isfinite(f)):
+        raise ValueError(f"answers must be finite, got answers={f!r}")
+    return f
+
+
+def _check_share(share: float) -> float:
+    share = float(share)
+    if not (math.isfinite(share) and 0 < share < 1):
+        raise ValueError(f"threshold_share must be in (0, 1), got threshold_share={share!r}")
+    return share
+
+
+def variant_noise(
+    variant: str, epsilon: float, *, c: int = 1, threshold_share: float = 0.5, sensitivity: float = 1.0
+) -> dict[str, float | None]:
+    """The Laplace scales of a variant (module docstring): ``threshold``, ``query`` (0 for
+    none) and ``after_top`` (dwork_roth's fresh threshold, else None)."""
+    noise = _noise(variant, epsilon, c, threshold_share, sensitivity)
+    return {"threshold": noise.threshold, "query": noise.query, "after_top": noise.after_top}
+
+
+def _noise(variant: str, epsilon: float, c: int, share: float, sensitivity: float) -> _Noise:
+    check_choice(variant, VARIANTS, "variant")
+    eps = check_epsilon(epsilon)
+    c = check_positive_int(c, "c")
+    d = check_sensitivity(sensitivity)
+    eps1 = _check_share(share) * eps
+    eps2 = eps - eps1
+    if variant == "above_threshold":
+        if c != 1:
+            raise ValueError(f"above_threshold halts at the first top: c must be 1, got c={c}")
+        return _Noise(2 * d / eps, 4 * d / eps, None, True)
+    if variant == "lyu_alg1":
+        return _Noise(d / eps1, 2 * c * d / eps2, None, True)
+    if variant == "dwork_roth":
+        return _Noise(c * d / eps1, 2 * c * d / eps1, c * d / eps2, True)
+    if variant == "noisy_value":
+        return _Noise(d / eps1, c * d / eps2, None, True)
+    if variant == "lee_clifton":
+        return _Noise(d / (eps / 4), d / (3 * eps / 4), None, True)
+    if variant == "no_query_noise":
+        return _Noise(d / eps1, 0.0, None, False)
+    return _Noise(d / eps1, d / eps2, None, False)  # no_halting
+
+
+# ------------------------------------------------------------------ sampling
+
+
+def above_threshold(
+    answers: ArrayLike,
+    threshold: float,
+    epsilon: float,
+    *,
+    sensitivity: float = 1.0,
+    size: int | None = None,
+    rng=None,
+) -> int | np.ndarray:
+    """Dwork & Roth's AboveThreshold (their Algorithm 1; seed 001): That = T + Lap(2 Delta/eps);
+    for each query nu_i = Lap(4 Delta/eps); bottom until the first f_i + nu_i >= That, then top
+    and halt. Returns the index of the first top (-1 if none); with ``size``, an array of
+    ``size`` independent runs drawn as one matrix of noise (no loop over runs). eps-DP for
+    queries of sensitivity Delta, whatever the length of the stream."""
+    f = _check_stream(answers)
+    t = float(threshold)
+    if not math.isfinite(t):
+        raise ValueError(f"threshold must be finite, got threshold={threshold!r}")
+    noise = _noise("above_threshold", epsilon, 1, 0.5, sensitivity)
+    rng = check_rng(rng)
+    runs = 1 if size is None else check_positive_int(size, "size")
+    that = t + noise.threshold * rng.laplace(0.0, 1.0, size=(runs, 1))
+    above = f + noise.query * rng.laplace(0.0, 1.0, size=(runs, f.size)) >= that
+    first = np.where(above.any(axis=1), above.argmax(axis=1), -1)
+    return int(first[0]) if size is None else first
+
+
+@dataclass(frozen=True)
+class SparseVectorResult:
+    """One or more runs of a sparse vector variant: ``above[r, i]`` True where run r reported
+    query i above (top); ``answered[r, i]`` False after the run halted; ``values`` the
+    released noisy values (NaN where none) for "noisy_value", else None."""
+
+    above: np.ndarray
+    answered: np.ndarray
+    values: np.ndarray | None
+
+
+def sparse_vector(
+    answers: ArrayLike,
+    threshold: float,
+    epsilon: float,
+    *,
+    c: int,
+    variant: str = "lyu_alg1",
+    threshold_share: float = 0.5,
+    sensitivity: float = 1.0,
+    size: int | None = None,
+    rng=None,
+) -> SparseVectorResult:
+    """Run a sparse vector ``variant`` (module docstring) on the stream ``answers``: up to c
+    tops for the halting variants. Without ``size`` the arrays have one row."""
+    f = _check_stream(answers)
+    t = float(threshold)
+    if not math.isfinite(t):
+        raise ValueError(f"threshold must be finite, got threshold={threshold!r}")
+    c = check_positive_int(c, "c")
+    noise = _noise(variant, epsilon, c, threshold_share, sensitivity)
+    rng = check_rng(rng)
+    runs = 1 if size is None else check_positive_int(size, "size")
+    noisy = f + noise.query * rng.laplace(0.0, 1.0, size=(runs, f.size))
+    if noise.after_top is None:
+        that = t + noise.threshold * rng.laplace(0.0, 1.0, size=(runs, 1))
+        above = noisy >= that
+    else:  # dwork_roth: a fresh threshold after each top, so the queries are walked in order
+        fresh = rng.laplace(0.0, 1.0, size=(runs, c))
+        tops = np.zeros(runs, dtype=int)
+        above = np.zeros((runs, f.size), dtype=bool)
+        for i in range(f.size):
+            scale = np.where(tops == 0, noise.threshold, noise.after_top)
+            current = t + scale * fresh[np.arange(runs), np.minimum(tops, c - 1)]
+            above[:, i] = noisy[:, i] >= current
+            tops += above[:, i]
+    if noise.halts:
+        tops_before = np.cumsum(above, axis=1) - above  # tops strictly before each query
+        answered = tops_before < c
+        above &= answered
+    else:
+        answered = np.ones_like(above)
+    values = np.where(above, noisy, np.nan) if variant == "noisy_value" else None
+    return SparseVectorResult(above, answered, values)
+
+
+# ------------------------------------------------------------------ exact output probabilities
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
+_LOG_HALF = math.log(0.5)
+
+
+def _log_cdf(x: np.ndarray, b: float) -> np.ndarray:
+    """log Pr[Lap(b) < x], stable on both sides."""
+    z = x / b
+    return np.where(z < 0, _LOG_HALF + z, np.log1p(-0.5 * np.exp(-np.abs(z))))
+
+
+def _log_sf(x: np.ndarray, b: float) -> np.ndarray:
+    """log Pr[Lap(b) >= x]."""
+    return _log_cdf(-x, b)
+
+
+def _log_pdf(x: np.ndarray, b: float) -> np.ndarray:
+    return -np.abs(x) / b - math.log(2 * b)
+
+
+def _segment_log_integrand(t: np.ndarray, shifts_below: np.ndarray, shifts_above: np.ndarray,
+                           b_rho: float, b_nu: float) -> np.ndarray:
+    """log of p_rho(t) prod_bottom F(t - s) prod_top (1 - F(t - s)) at every t, where the
+    s = f_i - T: a query is below when nu < T + t - f_i."""
+    out = _log_pdf(t, b_rho)
+    if b_nu > 0:
+        if shifts_below.size:
+            out = out + _log_cdf(t[:, None] - shifts_below[None, :], b_nu).sum(axis=1)
+        if shifts_above.size:
+            out = out + _log_sf(t[:, None] - shifts_above[None, :], b_nu).sum(axis=1)
+    return out
+
+
+def _log_integral(log_f, kinks: np.ndarray, scale: float, rtol: float = 1e-11) -> float:
+    """log of the integral over the real line of exp(log_f(t)), log_f concave (a product of
+    log-concave factors), smooth between ``kinks``. The region where log_f is within 60 of
+    its maximum is located on a coarse grid, split at the kinks, and integrated by
+    Gauss-Legendre with the panels halved until the result changes by less than rtol."""
+    kinks = np.unique(np.concatenate([np.atleast_1d(kinks), [0.0]]))
+    lo, hi = kinks[0] - 80 * scale, kinks[-1] + 80 * scale
+    grid = np.unique(np.concatenate([np.linspace(lo, hi, 4001), kinks]))
+    values = log_f(grid)
+    top = np.max(values)
+    if not np.isfinite(top):
+        return -math.inf
+    inside = np.flatnonzero(values >= top - 60)
+    a = grid[max(inside[0] - 1, 0)]
+    b = grid[min(inside[-1] + 1, grid.size - 1)]
+    edges = np.unique(np.concatenate([[a, b], kinks[(kinks > a) & (kinks < b)]]))
+    previous = None
+    for _ in range(12):
+        left, right = edges[:-1], edges[1:]
+        half = (right - left) / 2
+        nodes = ((left + right) / 2)[:, None] + half[:, None] * _GL_NODES[None, :]
+        logs = log_f(nodes.ravel()).reshape(nodes.shape) - top
+        total = float(np.sum(half[:, None] * _GL_WEIGHTS[None, :] * np.exp(logs)))
+        if previous is not None and abs(total - previous) <= rtol * abs(total):
+            return top + math.log(total) if total > 0 else -math.inf
+        previous = total
+        edges = np.sort(np.concatenate([edges, (left + right) / 2]))
+    return top + math.log(total) if total > 0 else -math.inf
+
+
+def _check_output(output: ArrayLike | None, k: int, noise: _Noise, c: int) -> np.ndarray:
+    if output is None:
+        o = np.zeros(k, dtype=bool)
+        o[-1] = True
+        return o
+    o = np.asarray(output, dtype=bool).ravel()
+    if o.size == 0 or o.size > k:
+        raise ValueError(f"output must cover 1 to {k} queries of the stream, got {o.size}")
+    tops = int(o.sum())
+    if noise.halts:
+        if tops > c or (tops == c and not o[-1]):
+            raise ValueError(f"output must end at the c-th top (c = {c}): the variant halts there")
+        if tops < c and o.size != k:
+            raise ValueError(f"output with fewer than c = {c} tops must cover all {k} queries")
+    elif o.size != k:
+        raise ValueError(f"this variant never halts: output must cover all {k} queries")
+    return o
+
+
+def output_log_probability(
+    variant: str,
+    answers: ArrayLike,
+    threshold: float,
+    epsilon: float,
+    output: ArrayLike | None = None,
+    *,
+    c: int = 1,
+    value: float | None = None,
+    threshold_share: float = 0.5,
+    sensitivity: float = 1.0,
+) -> float:
+    """log Pr[the variant outputs ``output``] on the stream ``answers`` (a bool per answered
+    query, True = top; default bottom on all but the last, top on the last). For
+    "noisy_value" with ``value``, the log density of releasing that value at the (single,
+    c = 1) top. The integral over the noisy threshold t of p(t) prod F(T + t - f_i) ...
+    is done by :func:`_log_integral` (Gauss-Legendre in log space, relative accuracy
+    about 1e-11); no query noise gives a closed form (an interval of t)."""
+    f = _check_stream(answers)
+    c = check_positive_int(c, "c")
+    noise = _noise(variant, epsilon, c, threshold_share, sensitivity)
+    o = _check_output(output, f.size, noise, c)
+    shifts = f[: o.size] - float(threshold)
+    if variant == "no_query_noise":  # bottom iff t > f_i - T; top iff t <= f_i - T
+        low = np.max(shifts[~o]) if (~o).any() else -math.inf
+        high = np.min(shifts[o]) if o.any() else math.inf
+        if low >= high:
+            return -math.inf
+        b = noise.threshold
+        if not math.isfinite(low):
+            return float(_log_cdf(np.array(high), b)) if math.isfinite(high) else 0.0
+        if not math.isfinite(high):
+            return float(_log_sf(np.array(low), b))
+        return float(special.logsumexp([_log_cdf(np.array(high), b), _log_cdf(np.array(low), b)],
+                                       b=[1.0, -1.0]))
+    if noise.after_top is not None:  # dwork_roth: independent segments, each with its own threshold
+        total, start = 0.0, 0
+        for j, end in enumerate(list(np.flatnonzero(o)) + ([o.size - 1] if not o[-1] else [])):
+            seg = shifts[start:end + 1]
+            seg_top = o[start:end + 1]
+            b_rho = noise.threshold if j == 0 else noise.after_top
+            total += _log_integral(
+                lambda t, s=seg, m=seg_top, br=b_rho: _segment_log_integrand(t, s[~m], s[m], br, noise.query),
+                seg, max(b_rho, noise.query))
+            start = end + 1
+        return total
+    if variant == "noisy_value" and value is not None:
+        if int(o.sum()) != 1 or not o[-1]:
+            raise ValueError("a released value needs exactly one top, the last answered query (c = 1)")
+        v = float(value)
+        cut = v - float(threshold)  # released above: v >= T + t, i.e. t <= v - T
+
+        def log_f(t):
+            inner = _segment_log_integrand(t, shifts[:-1], np.empty(0), noise.threshold, noise.query)
+            return np.where(t <= cut, inner, -np.inf)
+
+        return float(_log_pdf(np.array(v - f[o.size - 1]), noise.query)) + _log_integral(
+            log_f, np.append(shifts, cut), max(noise.threshold, noise.query))
+    return _log_integral(
+        lambda t: _segment_log_integrand(t, shifts[~o], shifts[o], noise.threshold, noise.query),
+        shifts, max(noise.threshold, noise.query))
+
+
+def exact_privacy_loss(
+    variant: str,
+    answers: ArrayLike,
+    threshold: float,
+    epsilon: float,
+    *,
+    output: ArrayLike | None = None,
+    c: int = 1,
+    value: float | None = None,
+    threshold_share: float = 0.5,
+    sensitivity: float = 1.0,
+) -> float:
+    """The largest |ln P_D[o] / P_D'[o]| of the output o (default: bottom on all but the
+    last answer, top on the last) over every neighbour D' whose answers each move by at
+    most Delta.
+
+    Worst neighbours: each query's factor in the output probability is monotone in its
+    answer (a bottom is likelier when the answer is lower, a top when higher), and only
+    the threshold integral couples them; so the smallest P_D' puts every bottom answer at
+    +Delta and every top answer at -Delta, the largest the reverse (a test searches a grid
+    of neighbours on short streams). For "noisy_value" at a released value the top's
+    factor is a density, not monotone: both of its shifts are tried with both directions
+    of the bottoms, and ``value=None`` takes the sup over released values (on a grid of
+    2,001 values and a local refinement).
+    """
+    f = _check_stream(answers)
+    c = check_positive_int(c, "c")
+    d = check_sensitivity(sensitivity)
+    noise = _noise(variant, epsilon, c, threshold_share, d)
+    o = _check_output(output, f.size, noise, c)
+    kwargs = {"c": c, "threshold_share": threshold_share, "sensitivity": d}
+    base = f.copy()
+
+    def loss_at(val: float | None) -> float:
+        p = output_log_probability(variant, base, threshold, epsilon, o, value=val, **kwargs)
+        worst = 0.0
+        bottoms = np.where(~o, d, 0.0)
+        for sign_bottom in (1.0, -1.0):
+            for sign_top in ((1.0, -1.0) if val is not None else (sign_bottom,)):
+                moved = base.copy()
+                moved[: o.size] += sign_bottom * bottoms - sign_top * np.where(o, d, 0.0)
+                q = output_log_probability(variant, moved, threshold, epsilon, o, value=val, **kwargs)
+                if math.isinf(p) and math.isinf(q):
+                    continue
+                worst = max(worst, abs(p - q))
+        return worst
+
+    if variant != "noisy_value" or value is not None:
+        return loss_at(value)
+    top = f[o.size - 1]
+    scale = noise.query + noise.threshold
+    grid = np.linspace(top - 30 * scale, top + 30 * scale, 401)
+    losses = np.array([loss_at(float(v)) for v in grid])
+    best = int(np.argmax(losses))
+    fine = np.linspace(grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)], 41)
+    return float(max(losses.max(), max(loss_at(float(v)) for v in fine)))
