@@ -31,6 +31,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "range_queries.theory",
     "range_queries.optimization",
     "simulate",
+    "audit",
 ))
 
 for _module in _LIBRARY:
