@@ -48,6 +48,8 @@ __all__ = [
     "VARIANTS",
     "SparseVectorResult",
     "above_threshold",
+    "above_threshold_conditional_probability",
+    "above_threshold_proof",
     "exact_privacy_loss",
     "output_log_probability",
     "sparse_vector",
@@ -405,3 +407,71 @@ def exact_privacy_loss(
     best = int(np.argmax(losses))
     fine = np.linspace(grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)], 41)
     return float(max(losses.max(), max(loss_at(float(v)) for v in fine)))
+
+
+# ------------------------------------------------------------------ the proof, step by step
+
+
+def above_threshold_conditional_probability(
+    g: float, f_k: float, threshold: float, epsilon: float, *, sensitivity: float = 1.0, shift: float = 0.0,
+    threshold_shift: float = 0.0,
+) -> float:
+    """Pr over (That, nu_k) of AboveThreshold's output a = (bottom^(k-1), top), with nu_1..nu_(k-1)
+    fixed so that g = max_(i<k) (f_i + nu_i) (seed 001's proof):
+
+        Pr[That in (g, f_k + nu_k]] = integral integral p_nu(v) p_That(t) 1[t in (g, f_k + v]] dv dt
+                                    = integral over t > g of p_That(t) Pr[nu_k >= t - f_k] dt.
+
+    ``shift`` and ``threshold_shift`` evaluate the proof's integral after the change of
+    variables instead, with the densities taken at v + shift and t + threshold_shift
+    (p_nu(v_hat) p_That(t_hat)); both 0 give the probability itself.
+    """
+    noise = _noise("above_threshold", epsilon, 1, 0.5, sensitivity)
+    b_rho, b_nu = noise.threshold, noise.query
+    g, f_k, t0 = float(g), float(f_k), float(threshold)
+
+    def log_f(t):  # t is That itself
+        inner = _log_pdf(t + threshold_shift - t0, b_rho) + _log_sf(t - f_k + shift, b_nu)
+        return np.where(t > g, inner, -np.inf)
+
+    return math.exp(_log_integral(log_f, np.array([g, f_k - shift, t0 - threshold_shift]),
+                                  max(b_rho, b_nu)))
+
+
+def above_threshold_proof(
+    g: float, g_prime: float, f_k: float, f_k_prime: float, threshold: float, epsilon: float, *,
+    sensitivity: float = 1.0,
+) -> dict[str, float]:
+    """Each line of seed 001's proof that AboveThreshold is epsilon-DP, as numbers, for fixed
+    nu_1..nu_(k-1) with g = g(D), g' = g(D') and the k-th answers f_k(D), f_k(D'):
+
+    * ``p``, ``p_prime``: Pr[A = a] on D and D' (:func:`above_threshold_conditional_probability`);
+    * ``changed``: the integral after the change of variables v_hat = v + g - g' + f_k' - f_k,
+      t_hat = t + g - g', with the indicator now 1[t in (g', f_k' + v]] (equals ``p``);
+    * ``v_shift`` = |v_hat - v| (<= 2 Delta), ``t_shift`` = |t_hat - t| (<= Delta);
+    * ``nu_ratio`` = max_v p_nu(v_hat)/p_nu(v) = exp(v_shift / (4 Delta/eps)) (<= e^(eps/2)),
+      ``threshold_ratio`` = exp(t_shift / (2 Delta/eps)) (<= e^(eps/2));
+    * ``bound`` = nu_ratio * threshold_ratio * p_prime (>= ``p``, and <= e^eps p_prime);
+    * ``bottom``, ``bottom_prime``: Pr[all k answers bottom] = Pr[That > g] on D and D'; their
+      ratio is at most e^(eps/2) (only the threshold's shift counts).
+    Neighbours need |g - g'| <= Delta and |f_k - f_k'| <= Delta, which every neighbour gives.
+    """
+    noise = _noise("above_threshold", epsilon, 1, 0.5, sensitivity)
+    d = check_sensitivity(sensitivity)
+    if abs(g - g_prime) > d * (1 + 1e-12) or abs(f_k - f_k_prime) > d * (1 + 1e-12):
+        raise ValueError(f"neighbours move g and f_k by at most sensitivity={d}, got g - g'={g - g_prime}, "
+                         f"f_k - f_k'={f_k - f_k_prime}")
+    kwargs = {"sensitivity": d}
+    v_shift = g - g_prime + f_k_prime - f_k
+    t_shift = g - g_prime
+    p = above_threshold_conditional_probability(g, f_k, threshold, epsilon, **kwargs)
+    p_prime = above_threshold_conditional_probability(g_prime, f_k_prime, threshold, epsilon, **kwargs)
+    changed = above_threshold_conditional_probability(g_prime, f_k_prime, threshold, epsilon, shift=v_shift,
+                                                      threshold_shift=t_shift, **kwargs)
+    nu_ratio = math.exp(abs(v_shift) / noise.query)
+    threshold_ratio = math.exp(abs(t_shift) / noise.threshold)
+    bottom = float(np.exp(_log_sf(np.array(g - threshold), noise.threshold)))
+    bottom_prime = float(np.exp(_log_sf(np.array(g_prime - threshold), noise.threshold)))
+    return {"p": p, "p_prime": p_prime, "changed": changed, "v_shift": abs(v_shift),
+            "t_shift": abs(t_shift), "nu_ratio": nu_ratio, "threshold_ratio": threshold_ratio,
+            "bound": nu_ratio * threshold_ratio * p_prime, "bottom": bottom, "bottom_prime": bottom_prime}

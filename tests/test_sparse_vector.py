@@ -130,3 +130,48 @@ def test_losses_of_the_correct_and_broken_variants():
 def test_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("eps", [0.2, 0.7, 2.0])
+def test_every_line_of_the_proof_on_a_grid_of_neighbours(eps):
+    grid = np.linspace(-1.0, 1.0, 5)  # g(D) - g(D') and f_k(D) - f_k(D') in [-Delta, Delta]
+    for dg in grid:
+        for df in grid:
+            r = dplab.above_threshold_proof(0.3, 0.3 - dg, 0.8, 0.8 - df, 0.1, eps)
+            assert r["changed"] == pytest.approx(r["p"], rel=1e-9)  # the change of variables
+            assert r["v_shift"] <= 2 + 1e-12 and r["t_shift"] <= 1 + 1e-12
+            assert r["nu_ratio"] <= math.exp(eps / 2) * (1 + 1e-12)
+            assert r["threshold_ratio"] <= math.exp(eps / 2) * (1 + 1e-12)
+            assert r["p"] <= r["bound"] * (1 + 1e-9)  # the two density ratios, integrated
+            assert r["bound"] <= math.exp(eps) * r["p_prime"] * (1 + 1e-12)  # equal at the largest shifts
+            assert r["bottom"] <= math.exp(eps / 2) * r["bottom_prime"] * (1 + 1e-12)
+
+
+@pytest.mark.slow
+def test_conditional_probability_is_the_double_integral():
+    g, f_k, threshold, eps = 0.4, 1.1, -0.2, 0.9
+    b_rho, b_nu = 2 / eps, 4 / eps
+    expected = integrate.dblquad(
+        lambda v, t: stats.laplace.pdf(v, scale=b_nu) * stats.laplace.pdf(t, loc=threshold, scale=b_rho),
+        g, np.inf, lambda t: t - f_k, np.inf, epsabs=1e-13, epsrel=1e-9)[0]  # t > g, v >= t - f_k
+    got = dplab.above_threshold_conditional_probability(g, f_k, threshold, eps)
+    assert got == pytest.approx(expected, rel=1e-7)
+
+
+def test_integrating_over_the_fixed_noise_gives_the_output_probability():
+    """The proof's last step: averaging over nu_1..nu_(k-1) (through g = max f_i + nu_i, whose CDF is
+    the product of the nu CDFs) gives the exact Pr[A = a]."""
+    f, threshold, eps = np.array([0.3, -0.6, 0.9]), 0.2, 0.8
+    b_nu = 4 / eps
+
+    def density_of_g(x):
+        a, b = x - f[0], x - f[1]
+        return (stats.laplace.pdf(a, scale=b_nu) * stats.laplace.cdf(b, scale=b_nu)
+                + stats.laplace.cdf(a, scale=b_nu) * stats.laplace.pdf(b, scale=b_nu))
+
+    total = integrate.quad(lambda x: density_of_g(x) * dplab.above_threshold_conditional_probability(
+        x, f[2], threshold, eps), -np.inf, np.inf, epsabs=0, epsrel=1e-10, limit=200)[0]
+    exact = math.exp(dplab.output_log_probability("above_threshold", f, threshold, eps))
+    assert total == pytest.approx(exact, rel=1e-7)
+    with pytest.raises(ValueError, match="neighbours move g and f_k by at most"):
+        dplab.above_threshold_proof(0.0, 2.0, 0.0, 0.0, 0.0, 1.0)
