@@ -246,7 +246,7 @@ def _log_integral(log_f, kinks: np.ndarray, scale: float, rtol: float = 1e-11) -
     Gauss-Legendre with the panels halved until the result changes by less than rtol."""
     kinks = np.unique(np.concatenate([np.atleast_1d(kinks), [0.0]]))
     lo, hi = kinks[0] - 80 * scale, kinks[-1] + 80 * scale
-    grid = np.unique(np.concatenate([np.linspace(lo, hi, 4001), kinks]))
+    grid = np.unique(np.concatenate([np.linspace(lo, hi, 801), kinks]))
     values = log_f(grid)
     top = np.max(values)
     if not np.isfinite(top):
@@ -254,7 +254,8 @@ def _log_integral(log_f, kinks: np.ndarray, scale: float, rtol: float = 1e-11) -
     inside = np.flatnonzero(values >= top - 60)
     a = grid[max(inside[0] - 1, 0)]
     b = grid[min(inside[-1] + 1, grid.size - 1)]
-    edges = np.unique(np.concatenate([[a, b], kinks[(kinks > a) & (kinks < b)]]))
+    edges = np.unique(np.concatenate([[a, b], kinks[(kinks > a) & (kinks < b)],
+                                      np.arange(a, b, 2 * scale)]))  # panels of at most 2 scales
     previous = None
     for _ in range(12):
         left, right = edges[:-1], edges[1:]
