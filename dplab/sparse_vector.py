@@ -51,6 +51,7 @@ __all__ = [
     "above_threshold_conditional_probability",
     "above_threshold_proof",
     "exact_privacy_loss",
+    "halting_privacy_losses",
     "output_log_probability",
     "sparse_vector",
     "variant_noise",
@@ -476,3 +477,58 @@ def above_threshold_proof(
     return {"p": p, "p_prime": p_prime, "changed": changed, "v_shift": abs(v_shift),
             "t_shift": abs(t_shift), "nu_ratio": nu_ratio, "threshold_ratio": threshold_ratio,
             "bound": nu_ratio * threshold_ratio * p_prime, "bottom": bottom, "bottom_prime": bottom_prime}
+
+
+# ------------------------------------------------------------------ every output of a stream at once
+
+
+def _halting_log_probabilities(f: np.ndarray, shift_below: np.ndarray, shift_top: np.ndarray,
+                               threshold: float, b_rho: float, b_nu: float, chunk: int = 4096) -> np.ndarray:
+    """log Pr[halt at query k] for k = 1..n and log Pr[all n bottom] (last entry), for a
+    single-threshold variant with c = 1, when the k-th query's answer is f_k + shift_top_k
+    and the earlier (bottom) answers are f_i + shift_below_i. One set of Gauss-Legendre nodes
+    serves every k: the bottoms' log CDFs are summed along the stream (prefix sums), and the
+    node chunks are combined by a running log-sum-exp."""
+    below = f + shift_below - threshold
+    top = f + shift_top - threshold
+    kinks = np.unique(np.concatenate([below, top, [0.0]]))
+    scale = max(b_rho, b_nu)
+    lo, hi = kinks[0] - 80 * scale, kinks[-1] + 80 * scale
+    edges = np.unique(np.concatenate([kinks, np.arange(lo, hi, 2 * scale), [hi]]))
+    left, right = edges[:-1], edges[1:]
+    half = (right - left) / 2
+    nodes = (((left + right) / 2)[:, None] + half[:, None] * _GL_NODES[None, :]).ravel()
+    log_w = np.log((half[:, None] * _GL_WEIGHTS[None, :]).ravel())
+    n = f.size
+    result = np.full(n + 1, -np.inf)
+    for start in range(0, nodes.size, chunk):
+        t, lw = nodes[start:start + chunk], log_w[start:start + chunk]
+        base = lw + _log_pdf(t, b_rho)
+        cum = np.cumsum(_log_cdf(t[:, None] - below[None, :], b_nu), axis=1)  # bottoms 1..i
+        before = np.concatenate([np.zeros((t.size, 1)), cum[:, :-1]], axis=1)  # bottoms 1..k-1
+        logs = np.concatenate([before + _log_sf(t[:, None] - top[None, :], b_nu), cum[:, -1:]], axis=1)
+        result = np.logaddexp(result, special.logsumexp(logs + base[:, None], axis=0))
+    return result
+
+
+def halting_privacy_losses(
+    variant: str, answers: ArrayLike, threshold: float, epsilon: float, *, sensitivity: float = 1.0,
+    threshold_share: float = 0.5,
+) -> np.ndarray:
+    """The exact privacy loss (as :func:`exact_privacy_loss`) of every output of a halting
+    variant with c = 1 on the stream: halting at query k = 1..n, and all n bottom (last
+    entry), computed together from shared prefix sums (streams of thousands of queries).
+    Worst neighbours as in :func:`exact_privacy_loss`: bottoms +Delta and the top -Delta,
+    or the reverse."""
+    f = _check_stream(answers)
+    d = check_sensitivity(sensitivity)
+    noise = _noise(variant, epsilon, 1, threshold_share, d)
+    if not noise.halts or noise.after_top is not None or variant == "noisy_value":
+        raise ValueError("halting_privacy_losses covers the single-threshold halting variants that "
+                         f"output tops and bottoms only, got variant={variant!r}")
+    t0 = float(threshold)
+    zero = np.zeros_like(f)
+    base = _halting_log_probabilities(f, zero, zero, t0, noise.threshold, noise.query)
+    harder = _halting_log_probabilities(f, zero + d, zero - d, t0, noise.threshold, noise.query)
+    easier = _halting_log_probabilities(f, zero - d, zero + d, t0, noise.threshold, noise.query)
+    return np.maximum(np.abs(base - harder), np.abs(base - easier))

@@ -175,3 +175,23 @@ def test_integrating_over_the_fixed_noise_gives_the_output_probability():
     assert total == pytest.approx(exact, rel=1e-7)
     with pytest.raises(ValueError, match="neighbours move g and f_k by at most"):
         dplab.above_threshold_proof(0.0, 2.0, 0.0, 0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("variant", ["above_threshold", "lyu_alg1", "lee_clifton"])
+def test_every_output_at_once_matches_one_at_a_time(variant):
+    f = np.array([0.5, -1.0, 2.0, 0.0, 1.5, -0.5])
+    together = dplab.halting_privacy_losses(variant, f, 0.3, 0.8)
+    for k in range(1, 7):
+        output = np.r_[np.zeros(k - 1, dtype=bool), True]
+        assert together[k - 1] == pytest.approx(
+            dplab.exact_privacy_loss(variant, f, 0.3, 0.8, output=output), rel=1e-9, abs=1e-12)
+    assert together[-1] == pytest.approx(
+        dplab.exact_privacy_loss(variant, f, 0.3, 0.8, output=np.zeros(6, dtype=bool)), rel=1e-9, abs=1e-12)
+
+
+def test_above_threshold_stays_within_epsilon_on_long_streams():
+    for k in (10, 300, 1000):
+        losses = dplab.halting_privacy_losses("above_threshold", np.zeros(k), 0.0, 1.0)
+        assert losses.max() <= 1.0 + 1e-12  # floating rounding of log-probabilities near 1
+    with pytest.raises(ValueError, match="single-threshold halting variants"):
+        dplab.halting_privacy_losses("dwork_roth", np.zeros(3), 0.0, 1.0)
