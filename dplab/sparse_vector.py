@@ -470,8 +470,12 @@ def above_threshold_proof(
     p_prime = above_threshold_conditional_probability(g_prime, f_k_prime, threshold, epsilon, **kwargs)
     changed = above_threshold_conditional_probability(g_prime, f_k_prime, threshold, epsilon, shift=v_shift,
                                                       threshold_shift=t_shift, **kwargs)
-    nu_ratio = math.exp(abs(v_shift) / noise.query)
-    threshold_ratio = math.exp(abs(t_shift) / noise.threshold)
+    # the density ratios, measured on a grid of v and t (not taken from the formula)
+    grid = np.linspace(-60.0, 60.0, 24_001)
+    nu_ratio = float(np.max(np.exp(_log_pdf(grid * noise.query + v_shift, noise.query)
+                                   - _log_pdf(grid * noise.query, noise.query))))
+    threshold_ratio = float(np.max(np.exp(_log_pdf(grid * noise.threshold + t_shift, noise.threshold)
+                                          - _log_pdf(grid * noise.threshold, noise.threshold))))
     bottom = float(np.exp(_log_sf(np.array(g - threshold), noise.threshold)))
     bottom_prime = float(np.exp(_log_sf(np.array(g_prime - threshold), noise.threshold)))
     return {"p": p, "p_prime": p_prime, "changed": changed, "v_shift": abs(v_shift),
@@ -515,17 +519,19 @@ def halting_privacy_losses(
     variant: str, answers: ArrayLike, threshold: float, epsilon: float, *, sensitivity: float = 1.0,
     threshold_share: float = 0.5,
 ) -> np.ndarray:
-    """The exact privacy loss (as :func:`exact_privacy_loss`) of every output of a halting
-    variant with c = 1 on the stream: halting at query k = 1..n, and all n bottom (last
-    entry), computed together from shared prefix sums (streams of thousands of queries).
-    Worst neighbours as in :func:`exact_privacy_loss`: bottoms +Delta and the top -Delta,
-    or the reverse."""
+    """The exact privacy loss (as :func:`exact_privacy_loss`) of every output with c = 1 on
+    the stream: bottom on queries 1..k-1 and top on query k, for k = 1..n, and all n bottom
+    (last entry), computed together from shared prefix sums (streams of thousands of
+    queries). For a halting variant these are its outputs; for "no_halting", the same
+    patterns observed on the first k queries. dwork_roth with c = 1 never resamples its
+    threshold. Worst neighbours as in :func:`exact_privacy_loss`: bottoms +Delta and the
+    top -Delta, or the reverse."""
     f = _check_stream(answers)
     d = check_sensitivity(sensitivity)
     noise = _noise(variant, epsilon, 1, threshold_share, d)
-    if not noise.halts or noise.after_top is not None or variant == "noisy_value":
-        raise ValueError("halting_privacy_losses covers the single-threshold halting variants that "
-                         f"output tops and bottoms only, got variant={variant!r}")
+    if variant in ("noisy_value", "no_query_noise"):
+        raise ValueError("halting_privacy_losses covers the variants that output tops and bottoms "
+                         f"through query noise, got variant={variant!r}")
     t0 = float(threshold)
     zero = np.zeros_like(f)
     base = _halting_log_probabilities(f, zero, zero, t0, noise.threshold, noise.query)

@@ -177,7 +177,7 @@ def test_integrating_over_the_fixed_noise_gives_the_output_probability():
         dplab.above_threshold_proof(0.0, 2.0, 0.0, 0.0, 0.0, 1.0)
 
 
-@pytest.mark.parametrize("variant", ["above_threshold", "lyu_alg1", "lee_clifton"])
+@pytest.mark.parametrize("variant", ["above_threshold", "lyu_alg1", "lee_clifton", "dwork_roth"])
 def test_every_output_at_once_matches_one_at_a_time(variant):
     f = np.array([0.5, -1.0, 2.0, 0.0, 1.5, -0.5])
     together = dplab.halting_privacy_losses(variant, f, 0.3, 0.8)
@@ -193,5 +193,7 @@ def test_above_threshold_stays_within_epsilon_on_long_streams():
     for k in (10, 300, 1000):
         losses = dplab.halting_privacy_losses("above_threshold", np.zeros(k), 0.0, 1.0)
         assert losses.max() <= 1.0 + 1e-12  # floating rounding of log-probabilities near 1
-    with pytest.raises(ValueError, match="single-threshold halting variants"):
-        dplab.halting_privacy_losses("dwork_roth", np.zeros(3), 0.0, 1.0)
+    with pytest.raises(ValueError, match="covers the variants that output tops and bottoms"):
+        dplab.halting_privacy_losses("noisy_value", np.zeros(3), 0.0, 1.0)
+    no_halting = dplab.halting_privacy_losses("no_halting", np.zeros(5), 0.0, 1.0)
+    assert no_halting[3] == pytest.approx(dplab.exact_privacy_loss("no_halting", np.zeros(4), 0.0, 1.0))

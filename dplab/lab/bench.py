@@ -138,6 +138,7 @@ def panel_cases() -> dict[str, list]:
     """Per notebook: (label, make panel, {control: values}) of the widget latency rows."""
     from dplab.lab.lessons.l01_laplace_vs_gaussian import views as l01
     from dplab.lab.lessons.l02_bmi_parallel_composition import views as l02
+    from dplab.lab.lessons.l04_above_threshold_proof import views as l04
 
     eps_values = list(np.geomspace(0.1, 4, 12))
     return {
@@ -149,6 +150,9 @@ def panel_cases() -> dict[str, list]:
                  "neighbours": ["replace", "add_remove"]})],
         "03": [("03 range panel at k = 4096 (epsilon)", lambda: _range_panel_at(4096),
                 {"epsilon": eps_values})],
+        "04": [("04 loss panel (epsilon, queries, variant)", l04.loss_panel,
+                {"epsilon": eps_values[:6], "k": [10, 50, 200],
+                 "variant": ["above_threshold", "no_halting"]})],
     }
 
 

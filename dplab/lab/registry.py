@@ -61,6 +61,10 @@ def check(exercise_id: str, answer: float | str | None) -> bool:
         options = f" Options: {', '.join(exercise.choices)}." if exercise.choices else ""
         print(f"{exercise_id}: no answer yet. {exercise.question}{options}")
         return False
+    if exercise.choices is not None and (not isinstance(answer, str) or answer.strip().lower()
+                                         not in [c.lower() for c in exercise.choices]):
+        print(f"{exercise_id}: not one of the options ({answer!r}). Options: {', '.join(exercise.choices)}.")
+        return False
     if exercise.is_right(answer):
         print(f"{exercise_id}: right.")
         return True

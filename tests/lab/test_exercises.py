@@ -38,7 +38,11 @@ def test_every_exercise_answer_is_finite_and_checkable():
     assert len(exercises) >= 5
     for ex in exercises.values():
         assert ex.is_right(ex.answer())
-        assert not ex.is_right(ex.answer() * 1.5 + 1)
+        if ex.choices is None:
+            assert math.isfinite(ex.answer()) and not ex.is_right(ex.answer() * 1.5 + 1)
+        else:  # every other option is wrong
+            assert ex.answer() in ex.choices
+            assert not any(ex.is_right(c) for c in ex.choices if c != ex.answer())
 
 
 def test_cli_answers():
@@ -83,3 +87,8 @@ def test_each_worked_solution_arrives_at_the_computed_answer():
         answer = float(ex.answer())
         assert any(math.isclose(x, answer, rel_tol=0.005) for x in _numbers(ex.solution)), \
             (ex.id, answer, ex.solution)
+
+
+def test_a_name_that_is_not_an_option_gets_the_options(capsys):
+    assert not dplab.check("04.5", "Lee-Clifton")
+    assert "not one of the options" in capsys.readouterr().out
