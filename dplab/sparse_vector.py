@@ -504,14 +504,28 @@ def _halting_log_probabilities(f: np.ndarray, shift_below: np.ndarray, shift_top
     nodes = (((left + right) / 2)[:, None] + half[:, None] * _GL_NODES[None, :]).ravel()
     log_w = np.log((half[:, None] * _GL_WEIGHTS[None, :]).ravel())
     n = f.size
+    below_values, below_index = np.unique(below, return_inverse=True)
+    top_values, top_index = np.unique(top, return_inverse=True)
     result = np.full(n + 1, -np.inf)
     for start in range(0, nodes.size, chunk):
         t, lw = nodes[start:start + chunk], log_w[start:start + chunk]
         base = lw + _log_pdf(t, b_rho)
-        cum = np.cumsum(_log_cdf(t[:, None] - below[None, :], b_nu), axis=1)  # bottoms 1..i
-        before = np.concatenate([np.zeros((t.size, 1)), cum[:, :-1]], axis=1)  # bottoms 1..k-1
-        logs = np.concatenate([before + _log_sf(t[:, None] - top[None, :], b_nu), cum[:, -1:]], axis=1)
-        result = np.logaddexp(result, special.logsumexp(logs + base[:, None], axis=0))
+        logs = np.empty((n + 1, t.size))  # row k: the output halting at query k (last row: none)
+        # each distinct answer's log CDF once, gathered and summed down the stream (for a constant
+        # stream, as in the lessons' streams of 0s, the sum of i equal terms is i times one)
+        log_cdf = _log_cdf(t[None, :] - below_values[:, None], b_nu)
+        if below_values.size == 1:
+            np.multiply(np.arange(1, n + 1)[:, None], log_cdf, out=logs[1:])
+        else:
+            np.cumsum(log_cdf[below_index], axis=0, out=logs[1:])
+        logs[0] = 0.0
+        logs[:-1] += _log_sf(t[None, :] - top_values[:, None], b_nu)[top_index]  # bottoms 1..k-1, top k
+        logs += base
+        peak = logs.max(axis=1, keepdims=True)  # log-sum-exp over the nodes, row by row, in place
+        peak[~np.isfinite(peak)] = 0.0
+        np.exp(np.subtract(logs, peak, out=logs), out=logs)
+        with np.errstate(divide="ignore"):
+            result = np.logaddexp(result, np.log(logs.sum(axis=1)) + peak[:, 0])
     return result
 
 

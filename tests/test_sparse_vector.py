@@ -178,8 +178,9 @@ def test_integrating_over_the_fixed_noise_gives_the_output_probability():
 
 
 @pytest.mark.parametrize("variant", ["above_threshold", "lyu_alg1", "lee_clifton", "dwork_roth"])
-def test_every_output_at_once_matches_one_at_a_time(variant):
-    f = np.array([0.5, -1.0, 2.0, 0.0, 1.5, -0.5])
+@pytest.mark.parametrize("f", [np.array([0.5, -1.0, 2.0, 0.0, 1.5, -0.5]), np.full(6, 0.7)],
+                         ids=["distinct answers", "constant stream"])  # the two code paths of the prefix sums
+def test_every_output_at_once_matches_one_at_a_time(variant, f):
     together = dplab.halting_privacy_losses(variant, f, 0.3, 0.8)
     for k in range(1, 7):
         output = np.r_[np.zeros(k - 1, dtype=bool), True]
