@@ -210,6 +210,8 @@ def sparse_vector(
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
 _LOG_HALF = math.log(0.5)
+_TAIL_SHARE = 1e-12  # mass left outside the integration range, relative to the least likely output
+_MAX_REACH = 800.0  # noise scales: exp(-800) underflows a double
 
 
 def _log_cdf(x: np.ndarray, b: float) -> np.ndarray:
@@ -487,17 +489,23 @@ def above_threshold_proof(
 
 
 def _halting_log_probabilities(f: np.ndarray, shift_below: np.ndarray, shift_top: np.ndarray,
-                               threshold: float, b_rho: float, b_nu: float, chunk: int = 4096) -> np.ndarray:
+                               threshold: float, b_rho: float, b_nu: float, chunk: int = 4096,
+                               reach: float = 40.0) -> np.ndarray:
     """log Pr[halt at query k] for k = 1..n and log Pr[all n bottom] (last entry), for a
     single-threshold variant with c = 1, when the k-th query's answer is f_k + shift_top_k
     and the earlier (bottom) answers are f_i + shift_below_i. One set of Gauss-Legendre nodes
     serves every k: the bottoms' log CDFs are summed along the stream (prefix sums), and the
-    node chunks are combined by a running log-sum-exp."""
+    node chunks are combined by a running log-sum-exp.
+
+    The nodes span the kinks and ``reach`` noise scales beyond (scale = max(b_rho, b_nu)).
+    Every factor but the threshold noise's density is at most 1, so the mass left out is at
+    most Pr[|rho| > reach scale] <= exp(-reach scale / b_rho); the range widens until that is
+    below ``_TAIL_SHARE`` of the least likely output."""
     below = f + shift_below - threshold
     top = f + shift_top - threshold
     kinks = np.unique(np.concatenate([below, top, [0.0]]))
     scale = max(b_rho, b_nu)
-    lo, hi = kinks[0] - 80 * scale, kinks[-1] + 80 * scale
+    lo, hi = kinks[0] - reach * scale, kinks[-1] + reach * scale
     edges = np.unique(np.concatenate([kinks, np.arange(lo, hi, 2 * scale), [hi]]))
     left, right = edges[:-1], edges[1:]
     half = (right - left) / 2
@@ -526,6 +534,11 @@ def _halting_log_probabilities(f: np.ndarray, shift_below: np.ndarray, shift_top
         np.exp(np.subtract(logs, peak, out=logs), out=logs)
         with np.errstate(divide="ignore"):
             result = np.logaddexp(result, np.log(logs.sum(axis=1)) + peak[:, 0])
+    # Pr[rho < lo] + Pr[rho > hi] <= exp(-reach scale / b_rho) must be <= share * min Pr[output]
+    needed = (math.log(1 / _TAIL_SHARE) - result.min()) * b_rho / scale
+    if needed > reach and reach < _MAX_REACH:
+        return _halting_log_probabilities(f, shift_below, shift_top, threshold, b_rho, b_nu, chunk,
+                                          min(needed + 1.0, _MAX_REACH))
     return result
 
 

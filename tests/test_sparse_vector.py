@@ -178,8 +178,10 @@ def test_integrating_over_the_fixed_noise_gives_the_output_probability():
 
 
 @pytest.mark.parametrize("variant", ["above_threshold", "lyu_alg1", "lee_clifton", "dwork_roth"])
-@pytest.mark.parametrize("f", [np.array([0.5, -1.0, 2.0, 0.0, 1.5, -0.5]), np.full(6, 0.7)],
-                         ids=["distinct answers", "constant stream"])  # the two code paths of the prefix sums
+@pytest.mark.parametrize("f", [np.array([0.5, -1.0, 2.0, 0.0, 1.5, -0.5]), np.full(6, 0.7),
+                               np.array([-200.0, -200.0, 150.0, 0.0, -200.0, 0.5])],
+                         ids=["distinct answers", "constant stream", "far answers"])
+# the two code paths of the prefix sums, and outputs so unlikely that the integration range widens
 def test_every_output_at_once_matches_one_at_a_time(variant, f):
     together = dplab.halting_privacy_losses(variant, f, 0.3, 0.8)
     for k in range(1, 7):

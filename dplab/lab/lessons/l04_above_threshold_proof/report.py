@@ -160,7 +160,7 @@ EXERCISES = [
              "dplab.exact_privacy_loss('above_threshold', np.zeros(3), 0.0, 0.5).",
              f"{exact_privacy_loss('above_threshold', np.zeros(3), 0.0, 0.5):.4f}: the worst neighbour moves "
              "the two bottoms up by 1 and the top down by 1; below eps = 0.5, as the theorem says."),
-    Exercise("04.3", "no_halting on a stream of 30 zeros (T = 0, eps = 1): what is the exact loss of 30 "
+    Exercise("04.3", "no_halting on a stream of 34 zeros (T = 0, eps = 1): what is the exact loss of 30 "
              "bottoms followed by 4 tops?",
              lambda: exact_privacy_loss("no_halting", np.zeros(34), 0.0, 1.0,
                                         output=np.r_[np.zeros(30, dtype=bool), np.ones(4, dtype=bool)]),

@@ -10,6 +10,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from dplab.lab.lessons.l04_above_threshold_proof.report import (
     CURVE_VARIANTS,
@@ -63,7 +64,7 @@ def figure_stream(epsilon: float = 1.0, seed: int = SEED, runs: int = 200_000):
     line.update([], [], idx + 1, proportion_ci(counts, runs))
     ax_halt.set(xlabel="query i (1 = 2.10 m, 31 = 1.50 m)", ylabel="probability", xlim=(0.5, f.size + 0.5),
                 title=f"where AboveThreshold halts, ε = {epsilon:g}")
-    ax_halt.legend(fontsize=7)
+    ax_halt.legend(fontsize=7, title="the intervals are narrower than the dots", title_fontsize=7)
     fig.tight_layout()
     return fig
 
@@ -115,8 +116,8 @@ def _panel_curve(variant: str, epsilon: float) -> np.ndarray:
 
 
 class LossView:
-    """The exact loss of halting at each query j = 1..k for the chosen variant at the chosen
-    eps, against AboveThreshold's and the claimed eps."""
+    """The exact loss / eps of halting at each query j = 1..k for the chosen variant at the
+    chosen eps, against AboveThreshold's and the claimed eps (1 on this axis, at every eps)."""
 
     def __init__(self):
         self.fig, (ax,) = new_figure(1, width=7.0, height=3.6)
@@ -124,23 +125,27 @@ class LossView:
         (self.chosen,) = ax.plot(j, np.zeros_like(j, dtype=float), "-", color=COLORS["zcdp"], lw=1.8,
                                  label="chosen variant")
         (self.reference,) = ax.plot(j, np.zeros_like(j, dtype=float), "k-", lw=1, label="above_threshold")
-        (self.claimed,) = ax.plot([1, PANEL_K_MAX], [1, 1], "k:", lw=1, label="claimed ε")
+        ax.plot([1, PANEL_K_MAX], [1, 1], "k:", lw=1, label="claimed ε")
         self.here = ax.axvline(PANEL_K_MAX, color="k", lw=0.8, ls="--", label="chosen k")
-        ax.set(xscale="log", yscale="log", xlim=(1, PANEL_K_MAX), ylim=(0.05, 10),
-               xlabel="query j of the halt",
-               ylabel="exact privacy loss", title="exact loss of halting at query j (stream of 0s, T = 0)")
+        ax.set(xscale="log", yscale="log", xlim=(1, PANEL_K_MAX), ylim=(0.1, 2.5),
+               xlabel="query j of the halt", ylabel="exact privacy loss / ε",
+               title="exact loss of halting at query j (stream of 0s, T = 0)")
+        ax.set_yticks([0.1, 0.2, 0.5, 1, 1.5, 2])
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        self.eps_text = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top", fontsize=9)
         ax.legend(fontsize=7, loc="lower right")
         self.fig.tight_layout()
-        self.dynamic = [self.chosen, self.reference, self.claimed, self.here]
+        self.dynamic = [self.chosen, self.reference, self.here, self.eps_text]
 
     def update(self, values: dict, seed: int) -> str:
         eps, k, variant = float(values["epsilon"]), int(values["k"]), values["variant"]
         j = np.arange(1, k + 1)
-        self.chosen.set_data(j, _panel_curve(variant, eps)[:k])
+        self.chosen.set_data(j, _panel_curve(variant, eps)[:k] / eps)
         self.chosen.set_label(variant)
-        self.reference.set_data(j, _panel_curve("above_threshold", eps)[:k])
-        self.claimed.set_ydata([eps, eps])
+        self.reference.set_data(j, _panel_curve("above_threshold", eps)[:k] / eps)
         self.here.set_xdata([k, k])
+        self.eps_text.set_text(f"ε = {eps:.3g}")
         loss = _panel_curve(variant, eps)[k - 1]
         verdict = "within" if loss <= eps * (1 + 1e-9) else "beyond"
         return (f"<b>{variant}</b>, ε = {eps:.3g}: halting at query k = {k} loses {loss:.4g}, "
@@ -150,9 +155,7 @@ class LossView:
 def figure_loss_panel(epsilon: float = 1.0, k: int = 100, variant: str = "lee_clifton", seed: int = SEED):
     view = LossView()
     view.update({"epsilon": epsilon, "k": k, "variant": variant}, seed)
-    ax = view.fig.axes[0]
-    ax.set_xlim(1, k)
-    ax.legend(fontsize=7, loc="lower right")  # names the variant shown
+    view.fig.axes[0].legend(fontsize=7, loc="lower right")  # names the variant shown
     return view.fig
 
 
