@@ -141,12 +141,13 @@ class LossView:
     def update(self, values: dict, seed: int) -> str:
         eps, k, variant = float(values["epsilon"]), int(values["k"]), values["variant"]
         j = np.arange(1, k + 1)
-        self.chosen.set_data(j, _panel_curve(variant, eps)[:k] / eps)
+        curve = _panel_curve(variant, eps)
+        self.chosen.set_data(j, curve[:k] / eps)
         self.chosen.set_label(variant)
         self.reference.set_data(j, _panel_curve("above_threshold", eps)[:k] / eps)
         self.here.set_xdata([k, k])
         self.eps_text.set_text(f"ε = {eps:.3g}")
-        loss = _panel_curve(variant, eps)[k - 1]
+        loss = curve[k - 1]
         verdict = "within" if loss <= eps * (1 + 1e-9) else "beyond"
         return (f"<b>{variant}</b>, ε = {eps:.3g}: halting at query k = {k} loses {loss:.4g}, "
                 f"{verdict} the claimed ε ({loss / eps:.3g} ε)")
