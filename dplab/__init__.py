@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "mechanisms.laplace",
     "mechanisms.gaussian",
+    "mechanisms.exponential",
     "composition",
     "zcdp",
     "sensitivity",
@@ -25,6 +26,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "bmi",
     "contingency",
     "sparse_vector",
+    "net_mechanism",
     "range_queries.histograms",
     "range_queries.errors",
     "range_queries.strategies",

@@ -139,6 +139,7 @@ def panel_cases() -> dict[str, list]:
     from dplab.lab.lessons.l01_laplace_vs_gaussian import views as l01
     from dplab.lab.lessons.l02_bmi_parallel_composition import views as l02
     from dplab.lab.lessons.l04_above_threshold_proof import views as l04
+    from dplab.lab.lessons.l05_net_mechanism import views as l05
 
     eps_values = list(np.geomspace(0.1, 4, 12))
     return {
@@ -153,6 +154,7 @@ def panel_cases() -> dict[str, list]:
         "04": [("04 loss panel (epsilon, queries, variant)", l04.loss_panel,
                 {"epsilon": eps_values[:6], "k": [10, 50, 200],
                  "variant": ["above_threshold", "no_halting"]})],
+        "05": [("05 net panel, default net of 77,520 (epsilon)", l05.net_panel, {"epsilon": eps_values})],
     }
 
 
@@ -194,6 +196,31 @@ def sparse_vector_rows(seeds: int = 20) -> list[tuple[str, str, str]]:
     return rows
 
 
+def net_mechanism_rows() -> list[tuple[str, str, str]]:
+    """Issue 10's library targets: the net of 888,030 databases scored against 256 predicates,
+    and the exponential mechanism's sampler."""
+    import tracemalloc
+
+    from dplab.mechanisms.exponential import exponential_mechanism
+    from dplab.net_mechanism import all_predicates, net_histograms, net_scores, yrbss_universe_histogram
+
+    data, queries = yrbss_universe_histogram(1000, rng=0), all_predicates(8)
+
+    def enumerate_and_score():
+        return net_scores(data, queries, net_histograms(8, 20))
+
+    t = _median_time(enumerate_and_score, repeat=3)
+    tracemalloc.start()
+    enumerate_and_score()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    scores = np.random.default_rng(0).normal(size=1000)
+    draws = _median_time(lambda: exponential_mechanism(scores, 1.0, 1.0, size=10**6, rng=1))
+    return [("net: enumerate and score |X| = 8, m = 20 (888,030 databases) x 256 predicates: time, peak",
+             f"{t:.2f} s, {peak / 2**20:.0f} MiB", "<= 2.5 s, <= 256 MiB"),
+            ("exponential mechanism: 10^6 draws over 10^3 outcomes", f"{draws:.3f} s", "<= 0.2 s")]
+
+
 def run_bench(browser: bool = True, notebook: str | None = None) -> int:
     """Print the table; ``notebook`` ("03") limits it to that notebook's rows."""
     rows: list[tuple[str, str, str]] = []
@@ -209,6 +236,8 @@ def run_bench(browser: bool = True, notebook: str | None = None) -> int:
                              f"{rate / raw:.2f} ({rate / 1e6:.0f} M/s vs {raw / 1e6:.0f} M/s)", ">= 0.5"))
     if notebook in (None, "04"):
         rows += sparse_vector_rows()
+    if notebook in (None, "05"):
+        rows += net_mechanism_rows()
     cases = panel_cases()
     for report in reports:
         if notebook is not None and report.PREFIX != notebook:

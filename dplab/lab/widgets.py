@@ -28,14 +28,16 @@ __all__ = [
 
 
 def epsilon_slider(
-    value: float = 1.0, low: float = 0.05, high: float = 5.0, description: str = "epsilon"
+    value: float = 1.0, low: float = 0.05, high: float = 5.0, description: str = "epsilon",
+    continuous_update: bool = False,
 ) -> widgets.FloatLogSlider:
-    """A logarithmic epsilon slider on [low, high] (low > 0, so epsilon = 0 is unreachable)."""
+    """A logarithmic epsilon slider on [low, high] (low > 0, so epsilon = 0 is unreachable);
+    with ``continuous_update`` the plot follows the drag (a panel whose recompute keeps up)."""
     if not 0 < low <= value <= high:
         raise ValueError(f"need 0 < low <= value <= high, got low={low}, value={value}, high={high}")
     return widgets.FloatLogSlider(
         value=value, base=10, min=math.log10(low), max=math.log10(high), step=0.05,
-        description=description, readout_format=".3g", continuous_update=False,
+        description=description, readout_format=".3g", continuous_update=continuous_update,
     )
 
 

@@ -1,0 +1,455 @@
+"""Counting queries over a small universe and the net mechanism (seed 004, Lecture 5).
+
+A database is a histogram D over a finite universe X (``D[x]`` = how many rows equal x);
+a counting query is a predicate phi: X -> {0, 1}, stored as its truth table, and a
+class C of them as a |C| x |X| 0/1 matrix. Its answer is the fraction of rows that
+satisfy it, Q(D) = <Q, D> / n (Definition 7).
+
+Neighbours: the sensitivity 1/n of a normalised counting query (Observation 8) assumes
+that n is public and that neighbours *replace* one row. The lab's default elsewhere is
+add/remove, under which n itself is private: every function here states which it uses.
+
+The net mechanism (Algorithm 1; Blum, Ligett & Roth 2008) samples a database D' from
+an alpha-net N with the exponential mechanism, scoring q(D, D') = -max_Q |Q(D) - Q(D')|
+(sensitivity 1/n). The net of Theorem 11 is every database of size m (a multiset of m
+rows: C(|X| + m - 1, m) of them), an alpha-net when m = ln|C| / alpha^2 (Lemma 12).
+Its guarantees: Proposition 6 / Corollary 9 ((2 alpha, beta)-usefulness), Theorem 11
+(|N| <= |X|^m), Lemma 12 (a random subsample of size m fails with probability at most
+2 |C| e^{-2 m alpha^2}).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize, stats
+
+from dplab._checks import (
+    as_result,
+    check_beta,
+    check_choice,
+    check_epsilon,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+    check_rng,
+)
+from dplab.datasets import load_yrbss
+from dplab.mechanisms.exponential import exponential_mechanism_stream
+
+__all__ = [
+    "NetRelease",
+    "YRBSS_ATTRIBUTES",
+    "all_predicates",
+    "counting_queries_l1_sensitivity",
+    "counting_query_answers",
+    "counting_query_sensitivity",
+    "histogram_from_rows",
+    "lemma12_failure_bound",
+    "log_net_size",
+    "net_alpha",
+    "net_covering_radius",
+    "net_error_bound",
+    "net_histograms",
+    "net_mechanism",
+    "net_mechanism_accuracy",
+    "net_mechanism_alpha",
+    "net_sample_size",
+    "net_scores",
+    "net_size",
+    "net_size_bound",
+    "noisy_histogram_max_error_bound",
+    "random_predicates",
+    "subsample_max_errors",
+    "subsample_query_failure_probability",
+    "yrbss_universe_histogram",
+]
+
+#: The binary attributes of the YRBSS universe, in bit order (attribute 0 is the highest bit).
+YRBSS_ATTRIBUTES = ("male", "height >= 1.70 m", "BMI >= 25")
+RULES = ("seed", "chernoff")
+#: Elements of a (chunk, |C|) float32 block of answers scored at once (16 MiB).
+_BLOCK = 1 << 22
+
+
+# --- counting queries -------------------------------------------------------------------
+
+def _universe_size(universe_size: object) -> int:
+    return check_positive_int(universe_size, "universe_size")
+
+
+def _check_queries(queries: ArrayLike, universe_size: int | None = None) -> np.ndarray:
+    """A non-empty |C| x |X| matrix of 0s and 1s (one row per predicate), as float32."""
+    q = np.asarray(queries)
+    if q.ndim != 2 or q.size == 0:
+        raise ValueError(f"queries must be a non-empty 2-d array (one row of 0/1 per predicate), "
+                         f"got shape {q.shape}")
+    if q.dtype == bool:
+        q = q.astype(np.uint8)
+    if not (np.issubdtype(q.dtype, np.integer) or np.issubdtype(q.dtype, np.floating)):
+        raise TypeError(f"queries must be an array of 0s and 1s, got dtype {q.dtype}")
+    bad = np.argwhere((q != 0) & (q != 1))
+    if bad.size:
+        i, j = bad[0]
+        raise ValueError(f"queries must hold only 0 and 1 (truth tables), "
+                         f"got queries[{i}, {j}]={q[i, j].item()!r}")
+    if universe_size is not None and q.shape[1] != universe_size:
+        raise ValueError(f"queries must have one column per universe element ({universe_size}), "
+                         f"got {q.shape[1]} columns")
+    return q.astype(np.float32)
+
+
+def _check_histogram(histogram: ArrayLike) -> np.ndarray:
+    """A database as a histogram over X: non-empty 1-d, counts that are whole numbers >= 0,
+    and at least one row."""
+    h = np.asarray(histogram)
+    if h.ndim != 1 or h.size == 0:
+        raise ValueError(f"histogram must be a non-empty 1-d array of counts, got shape {h.shape}")
+    h = h.astype(float)
+    if not np.all(np.isfinite(h) & (h >= 0) & (np.mod(h, 1) == 0)):
+        i = int(np.flatnonzero(~(np.isfinite(h) & (h >= 0) & (np.mod(h, 1) == 0)))[0])
+        raise ValueError(f"histogram must hold whole counts >= 0, got histogram[{i}]={h[i].item():g}")
+    if h.sum() < 1:
+        raise ValueError("histogram must hold at least one row, got an empty database")
+    return h
+
+
+def all_predicates(universe_size: int) -> np.ndarray:
+    """Every predicate on X, as the (2^|X|, |X|) uint8 matrix of truth tables (row j is the
+    binary expansion of j, element 0 the lowest bit). Each element of X lies in half of them."""
+    k = _universe_size(universe_size)
+    if k > 16:
+        raise ValueError(f"universe_size must be <= 16 for every predicate (2^|X| rows), "
+                         f"got universe_size={k}")
+    return ((np.arange(2**k)[:, None] >> np.arange(k)) & 1).astype(np.uint8)
+
+
+def random_predicates(n_queries: int, universe_size: int, *, rng: np.random.Generator | int | None = None
+                      ) -> np.ndarray:
+    """``n_queries`` predicates on X with independent fair-coin truth tables, (|C|, |X|) uint8."""
+    c, k = check_positive_int(n_queries, "n_queries"), _universe_size(universe_size)
+    return check_rng(rng).integers(0, 2, size=(c, k), dtype=np.uint8)
+
+
+def histogram_from_rows(rows: ArrayLike, universe_size: int) -> np.ndarray:
+    """The histogram (counts per element of X = {0, ..., |X|-1}) of a database given as rows."""
+    k = _universe_size(universe_size)
+    r = np.asarray(rows)
+    if r.ndim != 1 or r.size == 0 or not np.issubdtype(r.dtype, np.integer) or r.min() < 0 or r.max() >= k:
+        raise ValueError(f"rows must be a non-empty 1-d array of integers in [0, {k}), got {r!r}")
+    return np.bincount(r, minlength=k).astype(np.int64)
+
+
+def yrbss_universe_histogram(n: int | None = None, *, rng: np.random.Generator | int | None = None
+                             ) -> np.ndarray:
+    """The YRBSS students as a histogram over X = {0, 1}^3 (|X| = 8): element 4 male + 2 tall
+    + overweight (:data:`YRBSS_ATTRIBUTES`; BMI >= 25 is the adult cutoff, a teaching device
+    for these teenagers). With ``n``, a simple random sample of n of the 12,579 students
+    (without replacement, from ``rng``)."""
+    table = load_yrbss()
+    h, w = table["height_m"], table["weight_kg"]
+    x = 4 * (table["sex"] == "M") + 2 * (h >= 1.70) + (w / h**2 >= 25.0)
+    if n is not None:
+        n = check_positive_int(n, "n")
+        if n > x.size:
+            raise ValueError(f"n must be at most the {x.size} students, got n={n}")
+        x = check_rng(rng).choice(x, size=n, replace=False)
+    return histogram_from_rows(x.astype(np.int64), 8)
+
+
+def counting_query_answers(queries: ArrayLike, histogram: ArrayLike) -> np.ndarray:
+    """Q(D) = <Q, D> / n for every query (Definition 7): answers in [0, 1]. ``histogram`` may
+    also be a stack of databases (N, |X|), each normalised by its own size."""
+    h = np.asarray(histogram, dtype=float)
+    if h.ndim == 1:
+        h = _check_histogram(h)
+    q = _check_queries(queries, h.shape[-1]).astype(float)
+    return (h @ q.T) / h.sum(axis=-1, keepdims=True)
+
+
+def counting_query_sensitivity(n: int) -> float:
+    """GS(Q) <= 1/n for one normalised counting query (Observation 8), for neighbours that
+    replace one row of a database whose size n is public. (Under add/remove n is not public;
+    |a/n - (a + phi(x))/(n + 1)| <= 1/(n + 1) then, but a mechanism cannot use its own n.)"""
+    return 1.0 / check_positive_int(n, "n")
+
+
+def counting_queries_l1_sensitivity(queries: ArrayLike, n: int) -> float:
+    """The L1 sensitivity of the whole vector of answers, by brute force over every pair of
+    elements (x, y) of X: replacing a row x by y moves each answer whose predicate separates
+    x and y by 1/n, so Delta_1 = max_{x != y} sum_Q |Q[x] - Q[y]| / n (replace-one, public n).
+    For every predicate on X that is 2^{|X|-1} / n: 128/n at |X| = 8."""
+    q = _check_queries(queries).astype(np.int64)
+    n = check_positive_int(n, "n")
+    if q.shape[1] == 1:
+        return 0.0
+    diffs = q.T @ (1 - q) + (1 - q).T @ q  # (|X|, |X|): how many predicates separate x and y
+    return float(diffs.max()) / n
+
+
+# --- the net -----------------------------------------------------------------------------
+
+def net_size(universe_size: int, m: int) -> int:
+    """|N| = C(|X| + m - 1, m): the number of databases of size m over X (multisets), exact."""
+    return math.comb(_universe_size(universe_size) + check_positive_int(m, "m") - 1, m)
+
+
+def log_net_size(universe_size: float, m: ArrayLike) -> float | np.ndarray:
+    """ln |N| = ln C(|X| + m - 1, m) as a float, for universes far too large to enumerate
+    (|X| = 2^40 is fine): the sum over i = 1..m of ln((|X| + i - 1) / i), no cancellation."""
+    k = check_positive(universe_size, "universe_size")
+    m = check_positive_int(m, "m", array_ok=True)
+    terms = np.log1p((k - 1) / np.arange(1, int(np.max(m)) + 1))
+    return as_result(np.cumsum(terms)[np.asarray(m) - 1])
+
+
+def net_size_bound(universe_size: int, n_queries: int, alpha: float) -> float:
+    """Theorem 11's bound |N_alpha(C)| <= |X|^{ln|C| / alpha^2} (inf when it overflows a float)."""
+    k, c, alpha = _universe_size(universe_size), check_positive_int(n_queries, "n_queries"), _alpha(alpha)
+    exponent = math.log(c) / alpha**2 * math.log(k)
+    return math.exp(exponent) if exponent < 709 else math.inf
+
+
+def net_histograms(universe_size: int, m: int, *, max_size: int = 2_000_000) -> np.ndarray:
+    """Every database of size m over X, as an int16 array (N, |X|) of histograms, N =
+    :func:`net_size`. Built one coordinate at a time with ``np.repeat`` (no loop over the
+    candidates). Refuses with a ValueError stating N when N > ``max_size``."""
+    k, m = _universe_size(universe_size), check_positive_int(m, "m")
+    max_size = check_positive_int(max_size, "max_size")
+    if m > np.iinfo(np.int16).max:
+        raise ValueError(f"m must be at most {np.iinfo(np.int16).max} for int16 counts, got m={m}")
+    size = net_size(k, m)
+    if size > max_size:
+        raise ValueError(f"the net over |X| = {k} with m = {m} has N = {size:,} databases, more than "
+                         f"max_size={max_size:,}: lower m or |X| (or raise max_size if memory allows)")
+    rows = np.arange(m + 1, dtype=np.int16)[:, None]  # first coordinate: 0..m
+    for _ in range(k - 2):
+        counts = m - rows.sum(axis=1) + 1  # the next coordinate takes 0..(m - sum)
+        starts = np.repeat(np.cumsum(counts) - counts, counts)
+        nxt = (np.arange(int(counts.sum())) - starts).astype(np.int16)
+        rows = np.column_stack([np.repeat(rows, counts, axis=0), nxt])
+    last = (m - rows.sum(axis=1)).astype(np.int16)[:, None]
+    return np.column_stack([rows, last]).astype(np.int16) if k > 1 else np.full((1, 1), m, np.int16)
+
+
+def _alpha(alpha: object) -> float:
+    a = check_positive(alpha, "alpha")
+    if a >= 1:
+        raise ValueError(f"alpha must be in (0, 1) (answers lie in [0, 1]), got alpha={alpha!r}")
+    return a
+
+
+def net_sample_size(n_queries: int, alpha: float, rule: str = "seed") -> int:
+    """The size m of the databases in the net, so that it is an alpha-net (Lemma 12):
+
+    ``"seed"``: m = ceil(ln|C| / alpha^2), Theorem 11 (needs |C| >= 3: then the union bound
+    2|C| e^{-2 m alpha^2} = 2/|C| < 1); ``"chernoff"``: the smallest m with
+    2|C| e^{-2 m alpha^2} < 1, i.e. m > ln(2|C|) / (2 alpha^2), which is all the proof
+    needs (|X| = 8, |C| = 256, alpha = 0.5: 13 instead of 23)."""
+    c, alpha = check_positive_int(n_queries, "n_queries"), _alpha(alpha)
+    check_choice(rule, RULES, "rule")
+    if rule == "seed":
+        if c < 3:
+            raise ValueError(f"the seed's m = ln|C|/alpha^2 needs n_queries >= 3, got n_queries={c}")
+        return max(1, math.ceil(math.log(c) / alpha**2))
+    return math.floor(math.log(2 * c) / (2 * alpha**2)) + 1
+
+
+def net_alpha(n_queries: int, m: int, rule: str = "seed") -> float:
+    """The alpha for which the databases of size m form an alpha-net (the inverse of
+    :func:`net_sample_size`): ``"seed"`` sqrt(ln|C| / m) (m = 20, |C| = 256: 0.527);
+    ``"chernoff"`` sqrt(ln(2|C|) / (2m)), the infimum of the alphas Lemma 12's proof covers."""
+    c, m = check_positive_int(n_queries, "n_queries"), check_positive_int(m, "m")
+    check_choice(rule, RULES, "rule")
+    if rule == "seed":
+        return math.sqrt(math.log(c) / m)
+    return math.sqrt(math.log(2 * c) / (2 * m))
+
+
+def net_covering_radius(universe_size: int, m: int) -> float:
+    """The smallest alpha for which the databases of size m form an alpha-net for *every* class
+    of counting queries over X: max_D min_{D'} ||D/n - D'/m||_TV = K (|X| - K) / (|X| m) with
+    K = floor(|X|/2) (|X| = 8, m = 20: 0.1).
+
+    Why: max_Q |Q(D) - Q(D')| <= TV(D/n, D'/m), with equality for the class of every predicate.
+    Round m D/n to whole counts, rounding up the K cells with the largest fractional parts f_i
+    (sum f_i = K): the L1 error is 2 (sum of the |X| - K smallest f_i) / m <= 2 K (|X| - K) / (|X| m),
+    attained when every f_i = K/|X| (e.g. a uniform D when m/|X| is half an integer). A bound
+    that uses the universe's size, where Lemma 12 uses only |C|."""
+    k, m = _universe_size(universe_size), check_positive_int(m, "m")
+    half = k // 2
+    return half * (k - half) / (k * m)
+
+
+def lemma12_failure_bound(n_queries: int, m: int, alpha: ArrayLike) -> float | np.ndarray:
+    """Lemma 12's union bound 2|C| e^{-2 m alpha^2} on Pr[a random subsample of size m misses
+    some query by more than alpha] (Chernoff per query, union over C; may exceed 1)."""
+    c, m = check_positive_int(n_queries, "n_queries"), check_positive_int(m, "m")
+    alpha = check_positive(alpha, "alpha", array_ok=True)
+    return as_result(2 * c * np.exp(-2 * m * np.asarray(alpha) ** 2))
+
+
+def subsample_max_errors(histogram: ArrayLike, queries: ArrayLike, m: int, *, trials: int,
+                         rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """Lemma 12's experiment: draw m rows of D independently and uniformly (with replacement),
+    and return max_Q |Q(D) - Q(D')| for each of ``trials`` subsamples D'."""
+    h = _check_histogram(histogram)
+    q = _check_queries(queries, h.size).astype(float)
+    m, trials = check_positive_int(m, "m"), check_positive_int(trials, "trials")
+    rng = check_rng(rng)
+    truth = q @ h / h.sum()
+    out = np.empty(trials)
+    step = max(1, _BLOCK // q.shape[0])
+    for start in range(0, trials, step):
+        sub = rng.multinomial(m, h / h.sum(), size=min(step, trials - start))
+        out[start:start + sub.shape[0]] = np.abs(sub @ q.T / m - truth).max(axis=1)
+    return out
+
+
+def subsample_query_failure_probability(histogram: ArrayLike, queries: ArrayLike, m: int, alpha: float
+                                        ) -> np.ndarray:
+    """The exact Pr[|Q(D') - Q(D)| > alpha] for each query, D' a subsample of m rows drawn with
+    replacement: m Q(D') is Binomial(m, Q(D)). Each is at most 2 e^{-2 m alpha^2} (Chernoff),
+    and Lemma 12's failure probability is at least their maximum."""
+    h = _check_histogram(histogram)
+    q = _check_queries(queries, h.size).astype(float)
+    m, alpha = check_positive_int(m, "m"), _alpha(alpha)
+    p = np.clip(q @ h / h.sum(), 0.0, 1.0)
+    # |k/m - p| > alpha  <=>  k > m (p + alpha)  or  k < m (p - alpha)
+    upper = stats.binom.sf(np.floor(m * (p + alpha) + 1e-9), m, p)
+    lower = stats.binom.cdf(np.ceil(m * (p - alpha) - 1e-9) - 1, m, p)
+    return upper + lower
+
+
+def _score_chunks(histogram: np.ndarray, queries: np.ndarray, net: np.ndarray) -> Iterator[np.ndarray]:
+    truth = (queries @ histogram / histogram.sum()).astype(np.float32)
+    qt = np.ascontiguousarray(queries.T)
+    m = np.float32(net[0].sum())
+    step = max(1, _BLOCK // queries.shape[0])
+    for start in range(0, net.shape[0], step):
+        answers = net[start:start + step].astype(np.float32) @ qt
+        answers /= m
+        answers -= truth
+        np.abs(answers, out=answers)
+        yield -answers.max(axis=1)
+
+
+def net_scores(histogram: ArrayLike, queries: ArrayLike, net: ArrayLike) -> np.ndarray:
+    """The score q(D, D') = -max_Q |Q(D) - Q(D')| of every database D' of the net (rows of
+    ``net``, all of one size m), in float32, computed in blocks so memory stays bounded."""
+    h = _check_histogram(histogram)
+    q = _check_queries(queries, h.size)
+    net = np.asarray(net)
+    if net.ndim != 2 or net.shape[1] != h.size or net.shape[0] == 0:
+        raise ValueError(f"net must be a non-empty (N, {h.size}) array of histograms, got shape {net.shape}")
+    sizes = net.sum(axis=1)
+    if np.any(sizes != sizes[0]) or sizes[0] < 1:
+        raise ValueError("net must hold databases of one size m >= 1")
+    return np.concatenate(list(_score_chunks(h, q, net)))
+
+
+class NetRelease(NamedTuple):
+    """What the net mechanism releases (``histogram``, a database of size ``m``) and what the
+    lab measures about it: the net's size and the release's true max error."""
+
+    histogram: np.ndarray
+    m: int
+    net_size: int
+    max_error: float
+
+
+def net_mechanism(histogram: ArrayLike, queries: ArrayLike, epsilon: float, *, alpha: float | None = None,
+                  m: int | None = None, rule: str = "seed", max_size: int = 2_000_000,
+                  rng: np.random.Generator | int | None = None) -> NetRelease:
+    """Algorithm 1 (seed 004) with the net of Theorem 11: every database of size m, with m from
+    ``alpha`` by :func:`net_sample_size` (``rule``) or given; D' is drawn by the exponential
+    mechanism with score -max_Q |Q(D) - Q(D')| and Delta = 1/n (replace-one neighbours,
+    public n = |D|), by a running Gumbel maximum over blocks of scores. epsilon-DP
+    (Proposition 5). Give exactly one of ``alpha`` and ``m``."""
+    h = _check_histogram(histogram)
+    q = _check_queries(queries, h.size)
+    epsilon = check_epsilon(epsilon)
+    if (alpha is None) == (m is None):
+        raise ValueError(f"give exactly one of alpha and m, got alpha={alpha!r}, m={m!r}")
+    m = net_sample_size(q.shape[0], alpha, rule) if m is None else check_positive_int(m, "m")
+    net = net_histograms(h.size, m, max_size=max_size)
+    n = int(h.sum())
+    index = exponential_mechanism_stream(_score_chunks(h, q, net), counting_query_sensitivity(n), epsilon,
+                                         rng=rng)
+    chosen = net[index].astype(np.int64)
+    error = float(np.abs(counting_query_answers(q, chosen) - counting_query_answers(q, h)).max())
+    return NetRelease(chosen, m, net.shape[0], error)
+
+
+# --- the bounds ---------------------------------------------------------------------------
+
+def net_mechanism_alpha(net_size: ArrayLike, sensitivity: float, epsilon: ArrayLike, beta: float
+                        ) -> float | np.ndarray:
+    """Proposition 6's alpha = (2 Delta / eps) ln(|N| / beta): when the net is an alpha-net as
+    well, the net mechanism is (2 alpha, beta)-useful (Corollary 9: Delta = 1/n)."""
+    size = check_positive(net_size, "net_size", array_ok=True)
+    scale = 2 * check_positive(sensitivity, "sensitivity") / check_epsilon(epsilon, array_ok=True)
+    return as_result(scale * (np.log(size) - math.log(check_beta(beta))))
+
+
+def net_error_bound(opt_error: ArrayLike, net_size: ArrayLike, sensitivity: float, epsilon: ArrayLike,
+                    beta: float) -> float | np.ndarray:
+    """The bound that is not vacuous at sizes one can enumerate: with probability >= 1 - beta
+    the release's max error is at most OPT + (2 Delta/eps)(ln|N| + ln(1/beta)), where OPT is
+    the smallest max error in the net: the exponential mechanism's utility theorem with
+    t = ln(1/beta) (:func:`dplab.exponential_utility_threshold`), before Proposition 6
+    bounds OPT by alpha."""
+    opt = check_nonnegative(opt_error, "opt_error", array_ok=True)
+    size = check_positive(net_size, "net_size", array_ok=True)
+    scale = 2 * check_positive(sensitivity, "sensitivity") / check_epsilon(epsilon, array_ok=True)
+    return as_result(opt + scale * (np.log(size) - math.log(check_beta(beta))))
+
+
+def net_mechanism_accuracy(universe_size: float, n_queries: int, n: int, epsilon: float, beta: float,
+                           *, m_max: int = 100_000) -> tuple[float, int]:
+    """The net mechanism's best guarantee and its m: with probability >= 1 - beta its max error
+    is at most alpha_m + (2/(n eps))(ln|N_m| + ln(1/beta)), where the databases of size m are
+    an alpha_m-net with alpha_m = sqrt(ln(2|C|) / (2m)) (Lemma 12, Chernoff rule) and
+    |N_m| = C(|X| + m - 1, m); minimised over m = 1..``m_max``. Replace-one, public n."""
+    c, n = check_positive_int(n_queries, "n_queries"), check_positive_int(n, "n")
+    m = np.arange(1, check_positive_int(m_max, "m_max") + 1)
+    alpha = np.sqrt(math.log(2 * c) / (2 * m))
+    log_size = log_net_size(universe_size, m)
+    total = alpha + 2 / (n * check_epsilon(epsilon)) * (log_size - math.log(check_beta(beta)))
+    best = int(np.argmin(total))
+    return float(total[best]), int(m[best])
+
+
+def _laplace_sum_log_tail(s: float, k: float) -> float:
+    """ln of the Chernoff bound on Pr[Z_1 + ... + Z_k > s b] for iid Z_i ~ Lap(b): the minimum
+    over u = b lambda in (0, 1) of -u s - k ln(1 - u^2) (E e^{lambda Z} = 1/(1 - b^2 lambda^2)),
+    attained at u = (sqrt(k^2 + s^2) - k) / s."""
+    u = (math.sqrt(k * k + s * s) - k) / s
+    return -u * s - k * math.log1p(-u * u)
+
+
+def noisy_histogram_max_error_bound(universe_size: int, n: int, epsilon: float, beta: float, *,
+                                    n_queries: int | None = None) -> float:
+    """A (1 - beta) bound on the max error over a class of counting queries answered from the
+    noisy histogram (Z_x ~ Lap(b), b = 2/(n eps), per cell of X: sensitivity 2 under
+    replace-one, normalised by the public n).
+
+    Any class (``n_queries=None``): max_Q |<Q, Z>| <= ||Z||_1, which is Gamma(|X|, b); exact
+    for the class of every predicate up to the max(sum of Z+, sum of Z-) it bounds. A class of
+    |C| queries: each error is a sum of at most |X| Laplace variables, so by Chernoff
+    (:func:`_laplace_sum_log_tail`) and a union bound over the |C| queries and both signs,
+    the t with 2 |C| Pr-bound(t) = beta (about b sqrt(2 |X| ln(2|C|/beta)) for large |X|)."""
+    k, n = _universe_size(universe_size), check_positive_int(n, "n")
+    b = 2.0 / (n * check_epsilon(epsilon))
+    beta = check_beta(beta)
+    if n_queries is None:
+        return float(stats.gamma.ppf(1 - beta, a=k, scale=b))
+    log_target = math.log(beta / (2 * check_positive_int(n_queries, "n_queries")))
+    high = 1.0
+    while _laplace_sum_log_tail(high, k) > log_target:
+        high *= 2
+    return b * optimize.brentq(lambda s: _laplace_sum_log_tail(s, k) - log_target, 1e-12, high)
