@@ -63,6 +63,7 @@ __all__ = [
     "net_size",
     "net_size_bound",
     "noisy_histogram_max_error_bound",
+    "noisy_histogram_max_error_cdf",
     "random_predicates",
     "subsample_max_errors",
     "subsample_query_failure_probability",
@@ -273,16 +274,17 @@ def net_alpha(n_queries: int, m: int, rule: str = "seed") -> float:
 def net_covering_radius(universe_size: int, m: int) -> float:
     """The smallest alpha for which the databases of size m form an alpha-net for *every* class
     of counting queries over X: max_D min_{D'} ||D/n - D'/m||_TV = K (|X| - K) / (|X| m) with
-    K = floor(|X|/2) (|X| = 8, m = 20: 0.1).
+    K = min(floor(|X|/2), m) (|X| = 8, m = 20: |X|/(4m) = 0.1).
 
     Why: max_Q |Q(D) - Q(D')| <= TV(D/n, D'/m), with equality for the class of every predicate.
     Round m D/n to whole counts, rounding up the K cells with the largest fractional parts f_i
-    (sum f_i = K): the L1 error is 2 (sum of the |X| - K smallest f_i) / m <= 2 K (|X| - K) / (|X| m),
-    attained when every f_i = K/|X| (e.g. a uniform D when m/|X| is half an integer). A bound
-    that uses the universe's size, where Lemma 12 uses only |C|."""
+    (sum f_i = K, an integer with K <= m and K <= |X| - 1): the L1 error is
+    2 (sum of the |X| - K smallest f_i) / m <= 2 K (|X| - K) / (|X| m), attained when every
+    f_i = K/|X|; the worst K is the one closest to |X|/2 that is at most m. A bound that uses
+    the universe's size, where Lemma 12 uses only |C|."""
     k, m = _universe_size(universe_size), check_positive_int(m, "m")
-    half = k // 2
-    return half * (k - half) / (k * m)
+    worst = min(k // 2, m)
+    return worst * (k - worst) / (k * m)
 
 
 def lemma12_failure_bound(n_queries: int, m: int, alpha: ArrayLike) -> float | np.ndarray:
@@ -442,7 +444,8 @@ def noisy_histogram_max_error_bound(universe_size: int, n: int, epsilon: float, 
     for the class of every predicate up to the max(sum of Z+, sum of Z-) it bounds. A class of
     |C| queries: each error is a sum of at most |X| Laplace variables, so by Chernoff
     (:func:`_laplace_sum_log_tail`) and a union bound over the |C| queries and both signs,
-    the t with 2 |C| Pr-bound(t) = beta (about b sqrt(2 |X| ln(2|C|/beta)) for large |X|)."""
+    the t with 2 |C| Pr-bound(t) = beta (about 2 b sqrt(|X| ln(2|C|/beta)) for large |X|: a sum of
+    |X| Laplace variables has variance 2 |X| b^2)."""
     k, n = _universe_size(universe_size), check_positive_int(n, "n")
     b = 2.0 / (n * check_epsilon(epsilon))
     beta = check_beta(beta)
@@ -453,3 +456,24 @@ def noisy_histogram_max_error_bound(universe_size: int, n: int, epsilon: float, 
     while _laplace_sum_log_tail(high, k) > log_target:
         high *= 2
     return b * optimize.brentq(lambda s: _laplace_sum_log_tail(s, k) - log_target, 1e-12, high)
+
+
+def noisy_histogram_max_error_cdf(t: ArrayLike, universe_size: int, n: int, epsilon: float
+                                  ) -> float | np.ndarray:
+    """Exact Pr[max error <= t] of the noisy histogram (Lap(b), b = 2/(n eps), per cell) over the
+    class of *every* predicate on X. That max is max(S+, S-), the sums of the positive and of
+    the negative noises; given that j of the |X| noises are positive (Binomial(|X|, 1/2)),
+    S+ ~ Gamma(j, b) and S- ~ Gamma(|X| - j, b) independently (|Lap(b)| is Exponential(b)):
+    Pr = sum_j C(|X|, j) 2^{-|X|} G_j(t) G_{|X|-j}(t), G_0 = 1."""
+    k, n = _universe_size(universe_size), check_positive_int(n, "n")
+    b = 2.0 / (n * check_epsilon(epsilon))
+    t = check_nonnegative(t, "t", array_ok=True)
+    j = np.arange(k + 1)
+    weights = stats.binom.pmf(j, k, 0.5)
+
+    def gamma_cdf(shape: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return np.where(shape == 0, 1.0, stats.gamma.cdf(np.asarray(t)[..., None], a=np.maximum(shape, 1),
+                                                              scale=b))
+
+    return as_result(np.sum(weights * gamma_cdf(j) * gamma_cdf(k - j), axis=-1))

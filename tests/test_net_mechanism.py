@@ -129,6 +129,18 @@ def test_per_query_failure_probability_of_a_subsample():
     assert exact[0] == 0.0 and exact[255] == 0.0  # the constant predicates never miss
 
 
+def test_noisy_histogram_max_error_distribution_over_every_predicate():
+    k, n, eps, trials = 8, 1000, 1.0, 40_000
+    noise = dplab.laplace_mechanism(np.zeros(k), 2 / n, eps, size=trials, rng=9)
+    worst = np.abs(noise @ dplab.all_predicates(k).T.astype(float)).max(axis=1)  # every predicate, directly
+    for t in (0.005, 0.01, 0.02):
+        inside = int(np.sum(worst <= t))
+        exact = dplab.noisy_histogram_max_error_cdf(t, k, n, eps)
+        assert dplab.proportion_ci(inside, trials, 0.999).contains(exact)
+    gamma_bound = dplab.noisy_histogram_max_error_bound(k, n, eps, 0.05)
+    assert dplab.noisy_histogram_max_error_cdf(gamma_bound, k, n, eps) >= 0.95  # ||Z||_1 bounds it
+
+
 def test_noisy_histogram_bound_holds_in_simulation():
     k, n, eps, beta, trials = 8, 1000, 1.0, 0.1, 20_000
     bound = dplab.noisy_histogram_max_error_bound(k, n, eps, beta)
@@ -138,13 +150,17 @@ def test_noisy_histogram_bound_holds_in_simulation():
     assert dplab.proportion_ci(fails, trials, 0.999).consistent_with_upper_bound(beta)
 
 
-@pytest.mark.parametrize(("k", "m"), [(2, 3), (3, 2), (4, 2), (4, 3), (5, 2)])
+@pytest.mark.parametrize(("k", "m"),
+                         [(2, 3), (3, 2), (4, 2), (4, 3), (5, 2), (8, 1), (8, 3), (6, 2), (4, 1)])
 def test_covering_radius_is_the_worst_database_distance_to_the_net(k, m):
-    """Brute force: every database D of size up to 2 k m against every database of size m, over
-    the class of every predicate (where max error is the total variation)."""
+    """Brute force: every database D of size up to 2 k m (and at most 300,000 of each size)
+    against every database of size m, over the class of every predicate (where max error is
+    the total variation). m < |X|/2 included: there at most m cells can be rounded up."""
     net = dplab.net_histograms(k, m).astype(float) / m
     worst = 0.0
     for size in range(1, 2 * k * m + 1):
+        if dplab.net_size(k, size) * net.shape[0] > 3_000_000:
+            continue
         d = dplab.net_histograms(k, size).astype(float) / size
         distance = 0.5 * np.abs(d[:, None, :] - net[None, :, :]).sum(axis=2)  # (databases, net)
         worst = max(worst, distance.min(axis=1).max())

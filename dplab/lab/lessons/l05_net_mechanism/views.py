@@ -169,8 +169,9 @@ def figure_net(seed: int = SEED, draws: int = 20_000):
                label=f"OPT + (2Δ/ε)(ln|N| + ln 1/β) = {bound:.3f} (β = {BETA:g})")
     ax.axvline(worst_case, color=COLORS["zcdp"], ls="-.", lw=1.5,
                label=f"Prop. 6 with the covering radius α = |X|/(4m): 2α = {worst_case:.2f}, for every D")
-    ax.text(0.985, 0.93, f"Prop. 6 with Lemma 12's α:\n2α = {two_alpha:.2f}, off the axis →",
-            transform=ax.transAxes, ha="right", va="top", fontsize=8, color=COLORS["zcdp"])
+    ax.text(0.02, 0.95, f"Prop. 6 with Lemma 12's α = √(ln|C|/m):\n2α = {two_alpha:.2f}, "
+            "beyond the axis (vacuous)",
+            transform=ax.transAxes, ha="left", va="top", fontsize=8, color="0.25")
     ax.set(xlim=(0, 0.25), ylim=(0, 1.02), xlabel="max error over the 256 predicates",
            ylabel="cumulative probability",
            title=f"net mechanism: n = {n}, |X| = 8, m = {M_STATIC}, |N| = {state.net.shape[0]:,}, "
@@ -191,9 +192,12 @@ def figure_lemma12(seed: int = SEED, trials: int = 4000):
         fails = np.array([np.sum(subsample_max_errors(state.histogram, state.queries, int(m), trials=trials,
                                                       rng=seed + int(m)) > alpha) for m in ms])
         fine = np.arange(ms[0], ms[-1] + 1)
-        ax.plot(fine, np.minimum([lemma12_failure_bound(256, int(m), alpha) for m in fine], 1.0), "--",
-                color=color, lw=2.4 if alpha == 0.05 else 1.2,
-                label=f"2|C| e^(−2mα²), α = {alpha:g} (capped at 1)")
+        bound = np.array([lemma12_failure_bound(256, int(m), alpha) for m in fine])
+        if np.any(bound < 1):
+            ax.plot(fine, np.minimum(bound, 1.0), "--", color=color, lw=1.2,
+                    label=f"2|C| e^(−2mα²), α = {alpha:g} (capped at 1)")
+        else:
+            ax.plot([], [], " ", label=f"2|C| e^(−2mα²) ≥ 1 for α = {alpha:g} at every m shown")
         seen = fails > 0
         line = TheoryVsEmpirical(ax, color=color, label=f"α = {alpha:g}, {trials:,} subsamples",
                                  show_theory=False)
@@ -255,17 +259,17 @@ def figure_scaling(n: int = 10**6, log2_universe: int = 40):
     ms = np.array([b[1] for b in best])
     hist = {bits: [noisy_histogram_max_error_bound(2**bits, n, EPSILON, BETA, n_queries=int(c))
                    for c in n_queries] for bits in (log2_universe, 20)}
-    fig, (ax, ax_time) = new_figure(2, width=5.4, height=3.7)
+    fig, (ax, ax_time) = new_figure(2, width=5.4, height=4.4)
     ax.plot(n_queries, laplace, "-", color=COLORS["laplace"], lw=1.8, label="Laplace on the answers (Thm 3)")
     ax.plot(n_queries, net, "-", color=COLORS["zcdp"], lw=1.8, label="net mechanism (best m)")
     ax.plot(n_queries, hist[log2_universe], "-", color=COLORS["classical"], lw=1.8, label="noisy histogram")
     ax.plot(n_queries, hist[20], "--", color=COLORS["classical"], lw=1.2,
-            label="noisy histogram if |X| were 2^20 (it wins)")
+            label="noisy histogram if |X| were 2^20")
     ax.axhline(1, color="0.5", lw=0.8, ls=":")
-    ax.set(xscale="log", yscale="log", ylim=(1e-2, 1e2), xlabel="number of counting queries |C|",
+    ax.set(xscale="log", yscale="log", ylim=(1e-5, 1e2), xlabel="number of counting queries |C|",
            ylabel=f"max error guaranteed w.p. {1 - BETA:g}",
            title=f"|X| = 2^{log2_universe}, n = 10^{round(math.log10(n))}, ε = {EPSILON:g}")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     log10_candidates = np.array([log_net_size(universe, int(m)) for m in ms]) / math.log(10)
     log10_seconds = log10_candidates + np.log10(n_queries) - math.log10(SCORING_RATE)
     ax_time.plot(n_queries, log10_seconds, "-", color=COLORS["zcdp"], lw=1.8,
@@ -299,7 +303,7 @@ class NetView:
     slider reweights the cached scores), with OPT and the bound; beside it D and one release."""
 
     def __init__(self):
-        self.fig, (ax, ax_bars) = new_figure(2, width=5.0, height=3.6)
+        self.fig, (ax, ax_bars) = new_figure(2, width=5.0, height=4.1)
         (self.cdf,) = ax.step([], [], where="post", color=COLORS["laplace"], lw=1.8,
                               label="exact Pr[max error ≤ x]")
         self.opt = ax.axvline(0.01, color="0.4", ls=":", lw=1.2, label="OPT (best in the net)")
@@ -309,8 +313,8 @@ class NetView:
         ax.set(xscale="log", xlim=(PANEL_X_MIN, 1.0), ylim=(0, 1.02),
                xlabel="max error over all 2^|X| predicates (0 drawn at the left edge)",
                ylabel="cumulative probability", title="what the net mechanism releases")
-        ax.legend(fontsize=7, loc="upper left")
-        self.eps_text = ax.text(0.98, 0.04, "", transform=ax.transAxes, ha="right", fontsize=9)
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2)
+        self.eps_text = ax.text(0.02, 0.96, "", transform=ax.transAxes, ha="left", va="top", fontsize=9)
         positions = np.arange(8)
         self.true_bars = ax_bars.bar(positions - 0.2, np.zeros(8), width=0.4, color="0.6", label="D / n")
         self.release_bars = ax_bars.bar(positions + 0.2, np.zeros(8), width=0.4, color=COLORS["zcdp"],
@@ -345,10 +349,12 @@ class NetView:
         self.ax_bars.set_xticks(np.arange(k), cell_labels(bits), fontsize=7)
         self.ax_bars.set_xlim(-0.6, k - 0.4)
         self.ax_bars.set_ylim(0, max(0.6, 1.1 * max(s.max() for s in shares)))
-        covered = float(cdf[np.searchsorted(x, bound, side="right") - 1])
+        beyond = 1.0 - float(cdf[np.searchsorted(x, bound, side="right") - 1])
+        beyond = 0.0 if beyond < 1e-12 else beyond  # below the round-off of a cumulative sum
+        verdict = " (above 1: it says nothing)" if bound >= 1 else ""
         return (f"ε = {eps:.3g}, n = {n}, |X| = {k}: the net holds |N| = {state.net.shape[0]:,} databases "
-                f"of size m = {m}; OPT = {state.opt:.4f}; bound at β = {BETA:g}: {bound:.4f} "
-                f"(exactly Pr[error ≤ bound] = {covered:.4f}); "
+                f"of size m = {m}; OPT = {state.opt:.4f}; bound at β = {BETA:g}: {bound:.4f}{verdict} "
+                f"(exactly Pr[error > bound] = {beyond:.2g}); "
                 f"this release: error {state.errors[index]:.4f}. "
                 f"<i>ε follows the drag; n, |X| and m rebuild the net and update on release.</i>")
 
