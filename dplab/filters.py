@@ -1,0 +1,314 @@
+"""Privacy filters: adaptive budgets that answer each request with yes or no.
+
+A filter holds a privacy budget. Every query declares its cost before it runs; the
+filter answers True (and spends the cost) when the cost still fits, False (and spends
+nothing) otherwise. Once it has refused, a filter stays halted: every later request is
+refused, even a tiny one. A filter never spends past its budget, however the costs were
+chosen from the answers so far.
+
+Costs are accounted exactly in rationals: the cost ``c`` is the decimal the user
+typed, ``Fraction(repr(float(c)))``, so a budget of 0.3 accepts 0.1 and then 0.2
+(``math.fsum([0.1, 0.2])`` is 0.30000000000000004, which would refuse the second).
+
+Sources:
+- Rogers, Roth, Ullman & Vadhan, "Privacy Odometers and Filters: Pay-as-you-Go
+  Composition" (NeurIPS 2016): filters; basic composition holds for adaptively chosen
+  (epsilon_i, delta_i) (:class:`BasicFilter`).
+- Whitehouse, Ramdas, Rogers & Wu, "Fully-Adaptive Composition in Differential Privacy"
+  (ICML 2023, arXiv 2203.05481): the zCDP filter, sum of adaptively chosen rho_i <= rho,
+  is (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (:class:`ZCDPFilter`).
+- Rogers, Samorodnitsky, Wu & Ramdas, "Adaptive Privacy Composition for Accuracy-first
+  Mechanisms" (NeurIPS 2023, arXiv 2306.13824): one zCDP filter over zCDP mechanisms and
+  Brownian noise reductions (:meth:`ZCDPFilter.request_brownian`).
+- Whitehouse, Ramdas, Wu & Rogers, "Brownian Noise Reduction: Maximizing Privacy Subject
+  to Accuracy Constraints" (NeurIPS 2022, arXiv 2206.07234): stopped at time T, the
+  privacy loss is Delta^2/(2T) + Delta W_T/T, that of a Gaussian of variance T.
+- Bun & Steinke, "Concentrated Differential Privacy: Simplifications, Extensions, and
+  Lower Bounds" (TCC 2016): Prop. 1.6, the Gaussian is Delta^2/(2 sigma^2)-zCDP;
+  Prop. 1.3, the conversion to (epsilon, delta)-DP (:func:`dplab.zcdp_to_approx_dp`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+
+from dplab._checks import check_delta, check_epsilon, check_positive, check_rho, check_sensitivity
+from dplab.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
+
+__all__ = ["BasicFilter", "ZCDPFilter"]
+
+
+def _exact(value: float) -> Fraction:
+    """The decimal the user typed, as a rational: Fraction(repr(float(value)))."""
+    return Fraction(repr(float(value)))
+
+
+def _float_down(q: Fraction) -> float:
+    """The largest float x with _exact(x) <= q (q >= 0): a float one can request back."""
+    x = float(q)
+    while _exact(x) > q:
+        x = math.nextafter(x, -math.inf)
+    return x
+
+
+def _smallest_float(ok: Callable[[float], bool], guess: float) -> float:
+    """The smallest float x >= 0 with ok(x), for ok monotone (False, then True), searched from
+    ``guess`` (a float within a few ulps of the answer), or inf when no finite float is ok."""
+    x = guess
+    while math.isfinite(x) and not ok(x):
+        x = math.nextafter(x, math.inf)
+    while x > 0 and math.isfinite(x) and ok(math.nextafter(x, 0.0)):
+        x = math.nextafter(x, 0.0)
+    return x
+
+
+def _to_float(q: Fraction) -> float:
+    """float(q), or inf when q is too large for a float."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf
+
+
+def _sqrt_to_float(q: Fraction) -> float:
+    """sqrt(q) to within an ulp, for any q > 0 (no overflow or underflow on the way)."""
+    n, d = q.numerator, q.denominator
+    k = max(0, 64 - (n.bit_length() - d.bit_length()) // 2)
+    return _to_float(Fraction(math.isqrt((n << (2 * k)) // d), 1 << k))
+
+
+class BasicFilter:
+    """A privacy filter by basic (sequential) composition.
+
+    Accepts (epsilon_i, delta_i) while sum epsilon_i <= epsilon and sum delta_i <= delta;
+    the whole adaptive interaction is then (epsilon, delta)-DP (Rogers, Roth, Ullman &
+    Vadhan 2016). ``delta=0`` is a pure epsilon-DP filter: it refuses any delta_i > 0.
+    """
+
+    def __init__(self, epsilon: float, delta: float = 0) -> None:
+        self._epsilon = _exact(check_epsilon(epsilon))
+        self._delta = _exact(check_delta(delta))
+        self._spent_epsilon = Fraction(0)
+        self._spent_delta = Fraction(0)
+        self._refused = False
+
+    def request(self, epsilon: float, delta: float = 0) -> bool:
+        """Spend (epsilon, delta) and return True if both still fit, else return False for good.
+
+        A cost exactly equal to what remains is accepted. epsilon must be finite and > 0,
+        delta in [0, 1).
+        """
+        eps, dlt = _exact(check_epsilon(epsilon)), _exact(check_delta(delta))
+        if self._refused or self._spent_epsilon + eps > self._epsilon \
+                or self._spent_delta + dlt > self._delta:
+            self._refused = True
+            return False
+        self._spent_epsilon += eps
+        self._spent_delta += dlt
+        return True
+
+    @property
+    def epsilon(self) -> float:
+        """The epsilon budget."""
+        return float(self._epsilon)
+
+    @property
+    def delta(self) -> float:
+        """The delta budget."""
+        return float(self._delta)
+
+    @property
+    def spent(self) -> float:
+        """Epsilon spent so far (the sum of accepted epsilon_i)."""
+        return float(self._spent_epsilon)
+
+    @property
+    def remaining(self) -> float:
+        """Epsilon left, rounded down: ``request(remaining)`` is accepted unless halted."""
+        return _float_down(self.remaining_exact)
+
+    @property
+    def spent_delta(self) -> float:
+        """Delta spent so far (the sum of accepted delta_i)."""
+        return float(self._spent_delta)
+
+    @property
+    def remaining_delta(self) -> float:
+        """Delta left, rounded down."""
+        return _float_down(self.remaining_delta_exact)
+
+    @property
+    def spent_exact(self) -> Fraction:
+        """Epsilon spent, exactly."""
+        return self._spent_epsilon
+
+    @property
+    def remaining_exact(self) -> Fraction:
+        """Epsilon left, exactly: remaining_exact + spent_exact is the budget."""
+        return self._epsilon - self._spent_epsilon
+
+    @property
+    def spent_delta_exact(self) -> Fraction:
+        """Delta spent, exactly."""
+        return self._spent_delta
+
+    @property
+    def remaining_delta_exact(self) -> Fraction:
+        """Delta left, exactly."""
+        return self._delta - self._spent_delta
+
+    @property
+    def halted(self) -> bool:
+        """True once a request was refused or no epsilon is left: every later request is refused."""
+        return self._refused or self._spent_epsilon == self._epsilon
+
+    def __repr__(self) -> str:
+        return (f"BasicFilter(epsilon={self.epsilon!r}, delta={self.delta!r}, spent=({self.spent!r}, "
+                f"{self.spent_delta!r}), remaining=({self.remaining!r}, {self.remaining_delta!r}), "
+                f"halted={self.halted})")
+
+
+class ZCDPFilter:
+    """The zCDP privacy filter, also over Brownian noise reductions.
+
+    Accepts adaptively chosen rho_i while sum rho_i <= rho; the interaction is then
+    (rho + 2 sqrt(rho ln(1/delta)), delta)-DP for every delta in (0, 1) (Whitehouse,
+    Ramdas, Rogers & Wu 2023). Rogers, Samorodnitsky, Wu & Ramdas (2023) let the same
+    filter also run Brownian noise reductions, each charged Delta^2/(2T) at its stopping
+    time T (:meth:`request_brownian`). ``delta`` (optional) is remembered for
+    :meth:`guarantee`; :meth:`from_approx_dp` sets it.
+    """
+
+    def __init__(self, rho: float, *, delta: float | None = None) -> None:
+        self._rho = _exact(check_rho(rho))
+        self._delta = None if delta is None else check_delta(delta, allow_zero=False)
+        self._spent = Fraction(0)
+        self._refused = False
+
+    @classmethod
+    def from_approx_dp(cls, epsilon: float, delta: float) -> ZCDPFilter:
+        """The filter whose guarantee is (epsilon, delta)-DP: rho = approx_dp_to_zcdp(epsilon, delta).
+
+        The simple conversion of Bun & Steinke (2016, Prop. 1.3), inverted; delta in (0, 1).
+        """
+        epsilon = check_epsilon(epsilon)
+        delta = check_delta(delta, allow_zero=False)
+        return cls(approx_dp_to_zcdp(epsilon, delta), delta=delta)
+
+    def _charge(self, cost: Fraction) -> bool:
+        if self._refused or self._spent + cost > self._rho:
+            self._refused = True
+            return False
+        self._spent += cost
+        return True
+
+    def request(self, rho: float) -> bool:
+        """Spend rho and return True if sum rho_i <= rho still holds, else return False for good.
+
+        A cost exactly equal to what remains is accepted. rho must be finite and > 0.
+        """
+        return self._charge(_exact(check_rho(rho)))
+
+    def request_gaussian(self, sensitivity: float, sigma: float) -> bool:
+        """Request a Gaussian mechanism N(0, sigma^2) of L2 sensitivity Delta: charge
+        rho = Delta^2 / (2 sigma^2) (Bun & Steinke 2016, Prop. 1.6), computed exactly."""
+        delta_2 = _exact(check_sensitivity(sensitivity))
+        s = _exact(check_positive(sigma, "sigma"))
+        return self._charge(delta_2**2 / (2 * s**2))
+
+    def request_brownian(self, sensitivity: float, time: float) -> bool:
+        """Charge a Brownian noise reduction stopped at time T: rho = Delta^2 / (2 T), exactly.
+
+        Its privacy loss at T is Delta^2/(2T) + Delta W_T/T, that of a Gaussian of variance
+        T (Whitehouse, Ramdas, Wu & Rogers 2022); in the unified filter (Rogers,
+        Samorodnitsky, Wu & Ramdas 2023) each such run is capped at the remaining budget:
+        run it down to a final time >= :meth:`min_brownian_time`, then charge its stopping
+        time here, which is then accepted. A T below min_brownian_time is refused.
+        """
+        delta_2 = _exact(check_sensitivity(sensitivity))
+        t = _exact(check_positive(time, "time"))
+        return self._charge(delta_2**2 / (2 * t))
+
+    def min_brownian_time(self, sensitivity: float) -> float:
+        """The smallest time T that :meth:`request_brownian` still accepts: Delta^2 / (2 remaining).
+
+        Rounded up to a float, so ``request_brownian(sensitivity, min_brownian_time(sensitivity))``
+        is accepted and any smaller T refused; inf once the filter is halted.
+        """
+        delta_2 = _exact(check_sensitivity(sensitivity))
+        if self.halted:
+            return math.inf
+        target = delta_2**2 / (2 * self.remaining_exact)
+        return _smallest_float(lambda t: _exact(t) >= target, _to_float(target))
+
+    def min_gaussian_sigma(self, sensitivity: float) -> float:
+        """The smallest sigma that :meth:`request_gaussian` still accepts: Delta / sqrt(2 remaining).
+
+        Rounded up to a float, so ``request_gaussian(sensitivity, min_gaussian_sigma(sensitivity))``
+        is accepted (a sigma calibrated in floating point may be an ulp too small); inf once halted.
+        """
+        delta_2 = _exact(check_sensitivity(sensitivity))
+        if self.halted:
+            return math.inf
+        target = delta_2**2 / (2 * self.remaining_exact)
+        return _smallest_float(lambda s: _exact(s) ** 2 >= target, _sqrt_to_float(target))
+
+    def epsilon(self, delta: float | None = None) -> float:
+        """epsilon = rho + 2 sqrt(rho ln(1/delta)) for the budget rho (Whitehouse et al. 2023).
+
+        ``delta`` in (0, 1); by default the one given to :meth:`from_approx_dp`.
+        """
+        if delta is None:
+            if self._delta is None:
+                raise ValueError("delta must be given for a filter built from rho alone, got delta=None")
+            delta = self._delta
+        return zcdp_to_approx_dp(self.rho, check_delta(delta, allow_zero=False))
+
+    def guarantee(self, delta: float | None = None) -> tuple[float, float]:
+        """The (epsilon, delta)-DP guarantee of the whole interaction: see :meth:`epsilon`."""
+        epsilon = self.epsilon(delta)
+        return epsilon, self._delta if delta is None else float(delta)
+
+    @property
+    def rho(self) -> float:
+        """The rho budget."""
+        return float(self._rho)
+
+    @property
+    def delta(self) -> float | None:
+        """The delta remembered for :meth:`guarantee` (None if built from rho alone)."""
+        return self._delta
+
+    @property
+    def spent(self) -> float:
+        """rho spent so far (the sum of accepted charges)."""
+        return float(self._spent)
+
+    @property
+    def remaining(self) -> float:
+        """rho left, rounded down: ``request(remaining)`` is accepted unless halted."""
+        return _float_down(self.remaining_exact)
+
+    @property
+    def spent_exact(self) -> Fraction:
+        """rho spent, exactly."""
+        return self._spent
+
+    @property
+    def remaining_exact(self) -> Fraction:
+        """rho left, exactly: remaining_exact + spent_exact is the budget."""
+        return self._rho - self._spent
+
+    @property
+    def halted(self) -> bool:
+        """True once a request was refused or the budget is spent: every later request is refused."""
+        return self._refused or self._spent == self._rho
+
+    def __repr__(self) -> str:
+        budget = f"rho={self.rho!r}"
+        if self._delta is not None:
+            budget += f", delta={self._delta!r}, epsilon={self.epsilon()!r}"
+        return (f"ZCDPFilter({budget}, spent={self.spent!r}, remaining={self.remaining!r}, "
+                f"halted={self.halted})")
