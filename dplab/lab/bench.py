@@ -140,6 +140,7 @@ def panel_cases() -> dict[str, list]:
     from dplab.lab.lessons.l02_bmi_parallel_composition import views as l02
     from dplab.lab.lessons.l04_above_threshold_proof import views as l04
     from dplab.lab.lessons.l05_net_mechanism import views as l05
+    from dplab.lab.lessons.l06_adaptive_filters import views as l06
 
     eps_values = list(np.geomspace(0.1, 4, 12))
     return {
@@ -155,6 +156,8 @@ def panel_cases() -> dict[str, list]:
                 {"epsilon": eps_values[:6], "k": [10, 50, 200],
                  "variant": ["above_threshold", "no_halting"]})],
         "05": [("05 net panel, default net of 77,520 (epsilon)", l05.net_panel, {"epsilon": eps_values})],
+        "06": [("06 sweep panel (epsilon, along the precomputed sweep)", l06.sweep_panel,
+                {"epsilon": list(l06.PANEL_EPSILONS) * 2})],
     }
 
 
@@ -221,6 +224,21 @@ def net_mechanism_rows() -> list[tuple[str, str, str]]:
             ("exponential mechanism: 10^6 draws over 10^3 outcomes", f"{draws:.3f} s", "<= 0.2 s")]
 
 
+def accuracy_first_rows() -> list[tuple[str, str, str]]:
+    """Issue 11's target: seed 002's experiment, 1,000 counts, every method, one (eps, delta)."""
+    from dplab.accuracy_first import RELEASE_METHODS, heavy_tailed_counts, release_counts
+
+    counts = heavy_tailed_counts(1000, rng=0)
+
+    def all_methods():
+        for method in RELEASE_METHODS:
+            release_counts(counts, method, 1.0, 1e-6, 0.1, rng=1)
+
+    t = _median_time(all_methods, repeat=3)
+    return [(f"seed 002's experiment: 1,000 counts, all {len(RELEASE_METHODS)} methods, eps = 1",
+             f"{t:.2f} s", "<= 5 s")]
+
+
 def run_bench(browser: bool = True, notebook: str | None = None) -> int:
     """Print the table; ``notebook`` ("03") limits it to that notebook's rows."""
     rows: list[tuple[str, str, str]] = []
@@ -238,6 +256,8 @@ def run_bench(browser: bool = True, notebook: str | None = None) -> int:
         rows += sparse_vector_rows()
     if notebook in (None, "05"):
         rows += net_mechanism_rows()
+    if notebook in (None, "06"):
+        rows += accuracy_first_rows()
     cases = panel_cases()
     for report in reports:
         if notebook is not None and report.PREFIX != notebook:

@@ -1,0 +1,350 @@
+"""Lesson 6, composition theorems, privacy filters and noise reduction: the computations, report
+rows and exercises (no plotting; the figures and the panel are in ``views.py``).
+
+Notebook ``notebooks/06_adaptive_filters.ipynb``. Seed 002 (Rogers, Samorodnitsky, Wu & Ramdas,
+"Adaptive Privacy Composition for Accuracy-first Mechanisms", NeurIPS 2023), seed 004
+(advanced composition), seed 001 (answering many queries).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from dplab.accuracy_first import RELEASE_METHODS, heavy_tailed_counts, release_counts
+from dplab.composition import advanced_composition, basic_composition, optimal_composition
+from dplab.filters import BasicFilter
+from dplab.lab.exercises import Exercise
+from dplab.lab.report import ReportRow
+from dplab.mechanisms.noise_reduction import (
+    brownian_noise_reduction,
+    brownian_rho,
+    brownian_stopped_loss,
+    laplace_noise_reduction,
+)
+from dplab.simulate import mean_ci, proportion_ci
+from dplab.zcdp import pure_to_zcdp, zcdp_to_approx_dp
+
+NOTEBOOK = "06_adaptive_filters.ipynb"
+PREFIX = "06"
+SEED = 2031
+
+# --- composition -----------------------------------------------------------------------------
+
+EPS0, DELTA = 0.1, 1e-6
+#: LAB_SPEC.md, "Reference numbers" (dp-accounting 0.6.0, autodp, OpenDP 0.16): k-fold Laplace
+#: with eps0 = 0.1 at delta = 1e-6, for k = 10, 100, 1000. External oracles, not dplab's output.
+REFERENCE = {
+    "basic": (1.0, 10.0, 100.0),
+    "advanced (DRV)": (1.7674, 6.3082, 27.1397),
+    "zCDP, simple": (1.7123, 5.7565, 21.6226),
+    "zCDP, CKS": (1.4716, 5.2215, 20.5519),
+}
+REFERENCE_K = (10, 100, 1000)
+#: dp-accounting's privacy loss distribution of 1000 Laplace(10) mechanisms at delta = 1e-6 (a
+#: test cross-checks it where dp-accounting is installed): below the optimal bound for the class.
+LAPLACE_PLD_1000 = 18.95
+
+
+def composition_epsilons(k: int, epsilon: float = EPS0, delta: float = DELTA) -> dict[str, float]:
+    """The total epsilon at ``delta`` of k eps-DP mechanisms, by each accountant."""
+    rho = k * pure_to_zcdp(epsilon)
+    return {
+        "basic": basic_composition(epsilon, k)[0],
+        "advanced (DRV)": advanced_composition(epsilon, k, delta)[0],
+        "zCDP, simple": zcdp_to_approx_dp(rho, delta),
+        "zCDP, CKS": zcdp_to_approx_dp(rho, delta, method="cks"),
+        "optimal (KOV)": optimal_composition(epsilon, k, delta),
+    }
+
+
+# --- filters ------------------------------------------------------------------------------------
+
+#: an adaptive sequence of requests: each cost is chosen after seeing the previous answers
+ADAPTIVE_COSTS = (0.1, 0.2, 0.15, 0.25, 0.4, 0.2, 0.05)
+
+
+def run_filter(budget: float, costs=ADAPTIVE_COSTS) -> list[tuple[float, bool, float]]:
+    """(cost, answer, spent after) for each request of ``costs`` to a BasicFilter(budget)."""
+    f = BasicFilter(budget)
+    out = []
+    for cost in costs:
+        out.append((cost, f.request(cost), f.spent))
+    return out
+
+
+# --- noise reduction ------------------------------------------------------------------------------
+
+LAPLACE_EPSILONS = np.array([0.1, 0.2, 0.4, 0.8])
+BROWNIAN_TIMES = np.array([8.0, 4.0, 2.0, 1.0, 0.5])
+#: the martingale check: times with rho_T = 1/(2T) between 0.1 and 1, a stop rule on the outputs
+MARTINGALE_TIMES = np.geomspace(5.0, 0.5, 20)
+MARTINGALE_STOP = 1.0  # stop once the released value (truth 0) reaches 1
+MARTINGALE_PATHS = 200_000
+
+
+@lru_cache(maxsize=2)
+def martingale_draws(seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
+    """(T, L) of 2 x 10^5 Brownian noise reductions (value 0, Delta = 1) stopped by their outputs."""
+    t, loss = brownian_stopped_loss(
+        0.0, 1.0, MARTINGALE_TIMES, MARTINGALE_STOP, size=MARTINGALE_PATHS, rng=seed
+    )
+    for a in (t, loss):
+        a.flags.writeable = False
+    return t, loss
+
+
+def martingale_terms(lam: float, wrong: bool = False, seed: int = SEED) -> np.ndarray:
+    """exp(lambda L - lambda (lambda + 1) rho_T) per path; ``wrong`` drops the Delta^2/(2T) term of L."""
+    t, loss = martingale_draws(seed)
+    rho = brownian_rho(1.0, t)
+    if wrong:
+        loss = loss - rho
+    return np.exp(lam * loss - lam * (lam + 1) * rho)
+
+
+# --- the experiment ---------------------------------------------------------------------------
+
+N_COUNTS = 1000
+TARGET = 0.1
+EPSILONS = (0.5, 1.0, 2.0)
+REPEATS = 3
+#: the methods of the experiment's table and figure, in the order they are drawn
+METHODS = (
+    "oracle",
+    "brownian",
+    "gaussian_doubling",
+    "gaussian_halving",
+    "fixed",
+    "laplace_noise_reduction",
+    "laplace_doubling",
+)
+assert set(METHODS) == set(RELEASE_METHODS)
+
+
+@lru_cache(maxsize=64)
+def experiment(
+    epsilon: float, delta: float = DELTA, target: float = TARGET, repeat: int = 0, method: str = "brownian"
+) -> dict:
+    """One run of seed 002's experiment: fresh counts and noise for each ``repeat``."""
+    counts = heavy_tailed_counts(N_COUNTS, rng=SEED + repeat)
+    return release_counts(counts, method, epsilon, delta, target, rng=SEED + 1000 + repeat)
+
+
+def released_table(
+    epsilons=EPSILONS, repeats: int = REPEATS, delta: float = DELTA, target: float = TARGET
+) -> dict[str, np.ndarray]:
+    """Mean number of counts released, per method and epsilon, over ``repeats`` runs."""
+    return {
+        m: np.array(
+            [
+                np.mean([experiment(e, delta, target, r, m)["released"] for r in range(repeats)])
+                for e in epsilons
+            ]
+        )
+        for m in METHODS
+    }
+
+
+def report_rows(seed: int = SEED) -> list[ReportRow]:
+    """This lesson's rows of figures/REPORT.md."""
+    rows = []
+    at_1000 = composition_epsilons(1000)
+    for name, reference in REFERENCE.items():
+        rows.append(
+            ReportRow(
+                f"06.composition_{name.split()[0].strip(',').lower()}" + ("_cks" if "CKS" in name else ""),
+                f"k-fold composition, {name}: total ε at δ = 10⁻⁶ = reference",
+                "002/004",
+                "ε₀ = 0.1, k = 1000 (reference: dp-accounting / autodp)",
+                reference[2],
+                "exact",
+                value=at_1000[name],
+                rel_tol=0.6e-4 / reference[2],
+            )
+        )
+    rows.append(
+        ReportRow(
+            "06.optimal_below_all",
+            "optimal composition (KOV) ≤ every other accountant",
+            "002",
+            "ε₀ = 0.1, k = 1000, δ = 10⁻⁶",
+            min(v for k, v in at_1000.items() if k != "optimal (KOV)"),
+            "<=",
+            value=at_1000["optimal (KOV)"],
+        )
+    )
+    f = BasicFilter(0.3)
+    exact_ok = f.request(0.1) and f.request(0.2) and not f.request(1e-12) and f.halted
+    rows.append(
+        ReportRow(
+            "06.filter_exact",
+            "filter with budget 0.3: accepts 0.1 then 0.2, then refuses",
+            "002",
+            "BasicFilter(0.3), exact rational accounting",
+            0.3,
+            "exact",
+            value=f.spent if exact_ok else math.nan,
+        )
+    )
+    draws = 200_000
+    lap = laplace_noise_reduction(0.0, 1.0, LAPLACE_EPSILONS, size=draws, rng=seed)
+    b0 = 1.0 / LAPLACE_EPSILONS[0]
+    rows.append(
+        ReportRow(
+            "06.laplace_nr_marginal",
+            "Laplace noise reduction: Pr[|η₁| ≤ b₁ ln 2] = 1/2 (each level is Lap(Δ/εᵢ))",
+            "002",
+            "ε = 0.1, 0.2, 0.4, 0.8; 2·10⁵ draws",
+            0.5,
+            "=",
+            interval=lambda c: proportion_ci(int(np.sum(np.abs(lap[:, 0]) <= b0 * math.log(2))), draws, c),
+        )
+    )
+    same = int(np.sum(lap[:, 0] == lap[:, 1]))
+    rows.append(
+        ReportRow(
+            "06.laplace_nr_coupling",
+            "Laplace noise reduction: Pr[η₁ = η₂] = (ε₁/ε₂)²",
+            "002",
+            "ε₁ = 0.1, ε₂ = 0.2; 2·10⁵ draws",
+            (LAPLACE_EPSILONS[0] / LAPLACE_EPSILONS[1]) ** 2,
+            "=",
+            interval=lambda c: proportion_ci(same, draws, c),
+        )
+    )
+    path = brownian_noise_reduction(0.0, 1.0, BROWNIAN_TIMES, size=draws, rng=seed + 1)
+    product = path[:, 0] * path[:, -1]
+    rows.append(
+        ReportRow(
+            "06.brownian_covariance",
+            "Brownian noise reduction: Cov(W_t₁, W_tₘ) = min(t₁, tₘ)",
+            "002",
+            "t = 8, 4, 2, 1, 0.5; 2·10⁵ paths",
+            float(BROWNIAN_TIMES[-1]),
+            "=",
+            interval=lambda c: mean_ci(product, c),
+        )
+    )
+    for lam in (0.5, 1.0):
+        terms = martingale_terms(lam, seed=seed)
+        rows.append(
+            ReportRow(
+                f"06.martingale_{lam:g}",
+                f"E[exp(λL − λ(λ+1)ρ_T)] = 1, Brownian noise reduction stopped by its outputs, λ = {lam:g}",
+                "002",
+                "ρ_T = 1/(2T) from 0.1 to 1, stop at the first output ≥ 1; 2·10⁵ paths",
+                1.0,
+                "=",
+                interval=lambda c, terms=terms: mean_ci(terms, c),
+            )
+        )
+    wrong = mean_ci(martingale_terms(1.0, wrong=True, seed=seed), 0.999)
+    rows.append(
+        ReportRow(
+            "06.martingale_wrong_loss",
+            "a power check: without its Δ²/(2T) term the loss fails the identity (99.9% upper limit < 1)",
+            "002",
+            "λ = 1, same paths",
+            1.0,
+            "<=",
+            value=float(wrong.high) * (1 + 1e-12),
+        )
+    )
+    t, loss = martingale_draws(seed)
+    tail_eps = zcdp_to_approx_dp(float(brownian_rho(1.0, MARTINGALE_TIMES[-1])), 0.05)
+    rows.append(
+        ReportRow(
+            "06.brownian_tail",
+            "Pr[L > ρ + 2√(ρ ln(1/δ))] ≤ δ for the stopped Brownian",
+            "002",
+            f"ρ = 1 (the smallest time), δ = 0.05, ε = {tail_eps:.3f}; 2·10⁵ paths",
+            0.05,
+            "<=",
+            interval=lambda c: proportion_ci(int(np.sum(loss > tail_eps)), loss.size, c),
+        )
+    )
+    brownian = [experiment(1.0, repeat=r, method="brownian") for r in range(5)]
+    doubling = [experiment(1.0, repeat=r, method="gaussian_doubling") for r in range(5)]
+    ratio = sum(r["released"] for r in brownian) / sum(r["released"] for r in doubling)
+    rows.append(
+        ReportRow(
+            "06.brownian_vs_doubling",
+            "counts released: Brownian + unified filter ≥ 1.2 × Gaussian doubling",
+            "002",
+            "N = 1000, ε = 1, δ = 10⁻⁶, τ = 0.1, 5 repeats",
+            1.2,
+            ">=",
+            value=ratio,
+        )
+    )
+    within = sum(int(round(r["within_target"] * r["released"])) for r in brownian)
+    released = sum(r["released"] for r in brownian)
+    rows.append(
+        ReportRow(
+            "06.within_target",
+            "Brownian releases within the target error: share ≥ 0.9",
+            "002",
+            "N = 1000, ε = 1, δ = 10⁻⁶, τ = 0.1, 5 repeats",
+            0.9,
+            ">=",
+            interval=lambda c: proportion_ci(within, released, c),
+        )
+    )
+    return rows
+
+
+EXERCISES = [
+    Exercise(
+        "06.1",
+        "A basic filter with budget eps = 1 receives requests 0.3, 0.5, 0.4, 0.2 in that order. "
+        "How much has it spent at the end?",
+        lambda: run_filter(1.0, (0.3, 0.5, 0.4, 0.2))[-1][2],
+        "It accepts while the total stays within 1; once it refuses, it refuses everything after.",
+        "0.8: it accepts 0.3 and 0.5, refuses 0.4 (1.2 > 1) and then stays halted, so the final 0.2 "
+        "is refused too although it would fit.",
+    ),
+    Exercise(
+        "06.2",
+        "k = 100 mechanisms, each 0.1-DP: what total epsilon does advanced composition (DRV) give "
+        "at delta' = 1e-6?",
+        lambda: advanced_composition(0.1, 100, 1e-6)[0],
+        "sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1).",
+        "sqrt(200 ln 10^6) 0.1 + 100 · 0.1 (e^0.1 - 1) = 5.257 + 1.052 = 6.308.",
+    ),
+    Exercise(
+        "06.3",
+        "The same 100 mechanisms through zCDP: rho = 100 · 0.1²/2. What epsilon does the simple "
+        "conversion give at delta = 1e-6?",
+        lambda: zcdp_to_approx_dp(100 * pure_to_zcdp(0.1), 1e-6),
+        "rho + 2 sqrt(rho ln(1/delta)) with rho = 0.5.",
+        "0.5 + 2 sqrt(0.5 ln 10^6) = 5.757: better than advanced composition (6.308); CKS gives 5.222.",
+    ),
+    Exercise(
+        "06.4",
+        "A Brownian noise reduction with sensitivity 1 stops at time T = 50. What rho does the "
+        "unified filter charge?",
+        lambda: brownian_rho(1.0, 50.0),
+        "A Brownian noise reduction stopped at T is charged like a Gaussian of variance T.",
+        "Delta²/(2T) = 1/100 = 0.01, whatever the noisier values released before it.",
+    ),
+    Exercise(
+        "06.5",
+        "Laplace noise reduction with epsilons 0.1 then 0.3: with what probability is the second "
+        "release's noise exactly the first one's?",
+        lambda: (0.1 / 0.3) ** 2,
+        "eta_1 = eta_2 with probability (eps_1/eps_2)^2.",
+        "(0.1/0.3)² = 1/9 = 0.111.",
+    ),
+    Exercise(
+        "06.6",
+        "Which method releases the most counts at eps = 1 in the experiment (apart from the oracle)?",
+        lambda: "brownian",
+        "Compare the table of counts released per method.",
+        "brownian: it pays only for the last, least noisy answer of each count, while doubling pays for "
+        "every attempt and fixed noise spends the same on every count.",
+        choices=("brownian", "gaussian_doubling", "fixed", "laplace_noise_reduction"),
+    ),
+]

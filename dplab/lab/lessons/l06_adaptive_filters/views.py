@@ -1,0 +1,348 @@
+"""Lesson 6, composition theorems, privacy filters and noise reduction: figures and the panel.
+
+Notebook ``notebooks/06_adaptive_filters.ipynb`` and ``python -m dplab figures`` both call these
+functions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.ticker import NullFormatter
+
+from dplab.filters import ZCDPFilter
+from dplab.lab.lessons.l06_adaptive_filters.report import (
+    BROWNIAN_TIMES,
+    DELTA,
+    EPS0,
+    EPSILONS,
+    LAPLACE_EPSILONS,
+    LAPLACE_PLD_1000,
+    METHODS,
+    REFERENCE,
+    REFERENCE_K,
+    REPEATS,
+    SEED,
+    TARGET,
+    composition_epsilons,
+    experiment,
+    martingale_terms,
+    released_table,
+    run_filter,
+)
+from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
+from dplab.lab.widgets import SliderPanel
+from dplab.mechanisms.noise_reduction import brownian_noise_reduction, laplace_noise_reduction
+from dplab.simulate import mean_ci
+
+ACCOUNTANT_COLORS = {
+    "basic": COLORS["normal"],
+    "advanced (DRV)": COLORS["classical"],
+    "zCDP, simple": COLORS["zcdp"],
+    "zCDP, CKS": COLORS["analytic"],
+    "optimal (KOV)": "k",
+}
+METHOD_COLORS = {
+    "oracle": "0.55",
+    "brownian": COLORS["zcdp"],
+    "gaussian_doubling": COLORS["analytic"],
+    "gaussian_halving": "#e6b800",
+    "fixed": COLORS["classical"],
+    "laplace_noise_reduction": COLORS["laplace"],
+    "laplace_doubling": COLORS["bound"],
+}
+PANEL_METHODS = ("oracle", "brownian", "gaussian_doubling", "fixed", "laplace_noise_reduction")
+PANEL_EPSILONS = tuple(float(e) for e in np.round(np.geomspace(0.25, 4.0, 9), 3))
+
+
+def figure_composition():
+    """Total epsilon of k eps0-DP mechanisms at delta = 1e-6 by each accountant, with the
+    reference values of LAB_SPEC.md and Laplace's own privacy loss distribution at k = 1000."""
+    ks = np.unique(np.round(np.geomspace(1, 10_000, 40)).astype(int))
+    curves = [composition_epsilons(int(k)) for k in ks]
+    fig, (ax,) = new_figure(1, width=7.5, height=4.2)
+    for name, color in ACCOUNTANT_COLORS.items():
+        ax.plot(
+            ks,
+            [c[name] for c in curves],
+            "-",
+            color=color,
+            lw=2.2 if name == "optimal (KOV)" else 1.6,
+            label=name,
+        )
+    for name, values in REFERENCE.items():
+        ax.plot(REFERENCE_K, values, "x", color=ACCOUNTANT_COLORS[name], ms=8, mew=2)
+    ax.plot([], [], "kx", ms=8, mew=2, label="reference values (dp-accounting, autodp)")
+    ax.plot(
+        [1000],
+        [LAPLACE_PLD_1000],
+        "*",
+        color=COLORS["laplace"],
+        ms=12,
+        label=f"Laplace's own privacy loss distribution, k = 1000: {LAPLACE_PLD_1000}",
+    )
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="number of mechanisms k",
+        ylabel="total ε at δ = 10⁻⁶",
+        title=f"composing k mechanisms of ε₀ = {EPS0:g} each",
+    )
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def _filter_panel(ax, steps, budget: float, unit: str, title: str) -> None:
+    idx = np.arange(1, len(steps) + 1)
+    costs = np.array([s[0] for s in steps])
+    accepted = np.array([s[1] for s in steps])
+    spent = np.array([s[2] for s in steps])
+    ax.bar(idx[accepted], costs[accepted], color=COLORS["classical"], label="request accepted")
+    ax.bar(
+        idx[~accepted],
+        costs[~accepted],
+        color=COLORS["zcdp"],
+        alpha=0.6,
+        hatch="//",
+        label="request refused (and every one after)",
+    )
+    ax.step(idx, spent, where="mid", color="k", lw=1.5, label=f"{unit} spent")
+    ax.axhline(budget, color="k", ls="--", lw=1, label=f"budget {budget:g}")
+    ax.set(
+        xticks=idx,
+        xlabel="request (cost chosen after the earlier answers)",
+        ylabel=unit,
+        title=title,
+        ylim=(0, budget * 1.3),
+    )
+    ax.legend(fontsize=7, loc="upper left")
+
+
+def figure_filters(seed: int = SEED):
+    """Left: a basic filter answering an adaptive sequence. Right: a zCDP filter answering Gaussian
+    releases whose noise is chosen from the earlier answers."""
+    fig, (ax_basic, ax_zcdp) = new_figure(2, width=5.2, height=3.7)
+    _filter_panel(ax_basic, run_filter(1.0), 1.0, "ε", "basic filter, budget ε = 1")
+    zf = ZCDPFilter.from_approx_dp(1.0, DELTA)
+    steps = []
+    # the analyst doubles rho (sigma / sqrt 2) while the answer is too noisy, then asks for less
+    for fraction in (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1 / 4, 1 / 32):
+        cost = zf.rho * fraction
+        ok = zf.request_gaussian(1.0, 1 / np.sqrt(2 * cost))
+        steps.append((cost, ok, zf.spent))
+    _filter_panel(ax_zcdp, steps, zf.rho, "ρ", f"zCDP filter, ρ = {zf.rho:.4f} (ε = 1, δ = 10⁻⁶)")
+    fig.tight_layout()
+    return fig
+
+
+def figure_noise_reduction(seed: int = SEED, paths: int = 6):
+    """Left: Laplace noise reduction, released values level by level (flat steps: the same noise
+    kept). Right: Brownian noise reduction, the noise W_t as t decreases, with its 95% band."""
+    fig, (ax_lap, ax_bm) = new_figure(2, width=5.2, height=3.7)
+    lap = laplace_noise_reduction(100.0, 1.0, LAPLACE_EPSILONS, size=paths, rng=seed)
+    for i in range(paths):
+        ax_lap.plot(LAPLACE_EPSILONS, lap[i], "o-", ms=4, lw=1.2)
+    ax_lap.axhline(100.0, color="k", ls="--", lw=1, label="true value 100")
+    ax_lap.set(
+        xscale="log",
+        xticks=LAPLACE_EPSILONS,
+        xticklabels=[f"{e:g}" for e in LAPLACE_EPSILONS],
+        xlabel="ε of the release (increasing: less noise)",
+        ylabel="released value",
+        title=f"Laplace noise reduction, {paths} runs",
+    )
+    ax_lap.xaxis.set_minor_formatter(NullFormatter())
+    ax_lap.legend(fontsize=7)
+    times = np.geomspace(BROWNIAN_TIMES[0], BROWNIAN_TIMES[-1] / 8, 200)
+    bm = brownian_noise_reduction(0.0, 1.0, times, size=paths, rng=seed + 1)
+    for i in range(paths):
+        ax_bm.plot(times, bm[i], "-", lw=1.0)
+    ax_bm.fill_between(times, -1.96 * np.sqrt(times), 1.96 * np.sqrt(times), color="0.85", label="±1.96 √t")
+    ax_bm.set(
+        xscale="log",
+        xlim=(times[0], times[-1]),
+        xlabel="time t = variance (decreasing: less noise)",
+        ylabel="released noise W_t",
+        title="Brownian noise reduction, sampled backwards",
+    )
+    ax_bm.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def figure_martingale(seed: int = SEED):
+    """E[exp(lambda L - lambda(lambda+1) rho_T)] for the correct loss and for a wrong one."""
+    lams = np.array([0.25, 0.5, 0.75, 1.0])
+    fig, (ax,) = new_figure(1, width=7.0, height=3.6)
+    for wrong, color, label in (
+        (False, COLORS["classical"], "L = Δ²/(2T) − Δ W_T/T"),
+        (True, COLORS["zcdp"], "without its Δ²/(2T) term"),
+    ):
+        line = TheoryVsEmpirical(ax, color=color, label=label, show_theory=False)
+        estimates = [mean_ci(martingale_terms(float(lam), wrong=wrong, seed=seed)) for lam in lams]
+        line.update([], [], lams, _stack(estimates))
+    ax.axhline(1.0, color="k", ls="--", lw=1, label="the identity: 1")
+    ax.set(
+        xlabel="λ",
+        ylabel="E[exp(λL − λ(λ+1)ρ_T)]",
+        xlim=(0.1, 1.1),
+        ylim=(0.4, 1.15),
+        title="the martingale behind the unified filter (2·10⁵ stopped paths)",
+    )
+    ax.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def _stack(estimates):
+    from dplab.simulate import Estimate
+
+    return Estimate(
+        np.array([float(e.estimate) for e in estimates]),
+        np.array([float(e.low) for e in estimates]),
+        np.array([float(e.high) for e in estimates]),
+        estimates[0].confidence,
+    )
+
+
+def figure_experiment():
+    """Seed 002's experiment: counts released per method at three budgets, and at eps = 1 the share
+    released within the target and the share of the budget spent."""
+    table = released_table()
+    fig, (ax, ax_quality) = new_figure(2, width=5.4, height=4.0)
+    width = 0.8 / len(METHODS)
+    x = np.arange(len(EPSILONS))
+    for i, method in enumerate(METHODS):
+        ax.bar(
+            x + (i - (len(METHODS) - 1) / 2) * width,
+            table[method],
+            width=width,
+            color=METHOD_COLORS[method],
+            label=method.replace("_", " "),
+        )
+    ax.set(
+        xticks=x,
+        xticklabels=[f"ε = {e:g}" for e in EPSILONS],
+        ylabel=f"counts released (of 1000, mean of {REPEATS})",
+        title=f"counts released within τ = {TARGET:g}, δ = 10⁻⁶",
+    )
+    ax.legend(fontsize=6.5, loc="upper left")
+    runs = {m: [experiment(1.0, repeat=r, method=m) for r in range(REPEATS)] for m in METHODS}
+    within = [np.mean([r["within_target"] for r in runs[m]]) for m in METHODS]
+    spent = [np.mean([r["spent"] for r in runs[m]]) for m in METHODS]
+    y = np.arange(len(METHODS))
+    ax_quality.barh(y - 0.2, within, height=0.4, color=COLORS["classical"], label="share released within τ")
+    ax_quality.barh(y + 0.2, spent, height=0.4, color="0.6", label="share of the budget spent")
+    ax_quality.axvline(0.9, color="k", ls=":", lw=1)
+    ax_quality.set(
+        yticks=y,
+        yticklabels=[m.replace("_", " ") for m in METHODS],
+        xlim=(0, 1.05),
+        title="at ε = 1: accurate, and what it spent",
+    )
+    ax_quality.invert_yaxis()
+    ax_quality.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+@lru_cache(maxsize=16)
+def released_sweep(delta: float = DELTA, target: float = TARGET) -> dict[str, np.ndarray]:
+    """Counts released per method of PANEL_METHODS over PANEL_EPSILONS (one run each; cached)."""
+    return {
+        m: np.array([experiment(e, delta, target, 0, m)["released"] for e in PANEL_EPSILONS])
+        for m in PANEL_METHODS
+    }
+
+
+class SweepView:
+    """Counts released against the budget epsilon, one line per method (a sweep computed once per
+    delta and target); the epsilon slider moves a marker along the precomputed lines."""
+
+    def __init__(self):
+        self.fig, (ax,) = new_figure(1, width=7.5, height=4.0)
+        self.lines = {}
+        for method in PANEL_METHODS:
+            (self.lines[method],) = ax.plot(
+                PANEL_EPSILONS,
+                np.zeros(len(PANEL_EPSILONS)),
+                "o-",
+                ms=3,
+                color=METHOD_COLORS[method],
+                label=method.replace("_", " "),
+            )
+        self.here = ax.axvline(1.0, color="k", lw=0.8, ls="--")
+        self.text = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top", fontsize=9)
+        ax.set(
+            xscale="log",
+            xlim=(0.22, 4.5),
+            ylim=(0, 1000),
+            xlabel="budget ε (δ fixed)",
+            ylabel="counts released (of 1000)",
+            title="seed 002's experiment: counts released within the target",
+        )
+        ax.legend(fontsize=7, loc="lower right")
+        self.ax = ax
+        self.fig.tight_layout()
+        self.dynamic = [*self.lines.values(), self.here, self.text]
+
+    def update(self, values: dict, seed: int) -> str:
+        eps, delta, target = float(values["epsilon"]), float(values["delta"]), float(values["target"])
+        sweep = released_sweep(delta, target)
+        for method, line in self.lines.items():
+            line.set_ydata(sweep[method])
+        self.here.set_xdata([eps, eps])
+        self.text.set_text(f"ε = {eps:.3g}, δ = {delta:.0e}, τ = {target:g}")
+        j = PANEL_EPSILONS.index(eps)
+        counts = ", ".join(f"{m.replace('_', ' ')} {int(sweep[m][j])}" for m in PANEL_METHODS)
+        return (
+            f"ε = {eps:.3g}, δ = {delta:.0e}, τ = {target:g}: counts released: {counts}. "
+            "<i>ε follows the drag along the precomputed sweep; δ and τ rerun the experiment "
+            "(about 3 s) and update on release.</i>"
+        )
+
+
+def figure_sweep_panel(epsilon: float = 1.0, delta: float = DELTA, target: float = TARGET):
+    view = SweepView()
+    view.update({"epsilon": epsilon, "delta": delta, "target": target}, SEED)
+    return view.fig
+
+
+def sweep_panel(seed: int = SEED) -> SliderPanel:
+    import ipywidgets as widgets
+
+    view = SweepView()
+    controls = {
+        "epsilon": widgets.SelectionSlider(
+            options=[(f"{e:g}", e) for e in PANEL_EPSILONS],
+            value=1.0,
+            description="epsilon",
+            continuous_update=True,
+        ),
+        "delta": widgets.SelectionSlider(
+            options=[("1e-08", 1e-8), ("1e-06", 1e-6), ("1e-04", 1e-4)],
+            value=DELTA,
+            description="delta",
+            continuous_update=False,
+        ),
+        "target": widgets.SelectionSlider(
+            options=[("0.05", 0.05), ("0.1", 0.1), ("0.2", 0.2)],
+            value=TARGET,
+            description="target τ",
+            continuous_update=False,
+        ),
+    }
+    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+
+
+def figures() -> dict[str, object]:
+    return {
+        "06_composition": figure_composition(),
+        "06_filters": figure_filters(),
+        "06_noise_reduction": figure_noise_reduction(),
+        "06_martingale": figure_martingale(),
+        "06_experiment": figure_experiment(),
+        "06_sweep_panel": figure_sweep_panel(),
+    }
