@@ -79,13 +79,19 @@ def _first(events: np.ndarray) -> np.ndarray:
 
 def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float, target: float, *,
                    beta: float = 0.05, cap_share: float = 3.0, grid_ratio: float = 1.05,
-                   rho0: float = 1e-8, rng: np.random.Generator | int | None = None) -> dict:
+                   rho0: float = 1e-8, give_up: str = "pointwise",
+                   rng: np.random.Generator | int | None = None) -> dict:
     """Release as many of ``counts`` (in their order) as possible, each within relative error
     ``target`` (tau) at confidence 1 - beta, under an (epsilon, delta) budget; see the module.
 
-    Rules for each count (h: the current half-width, yhat: the current noisy value; h_cap: the
-    half-width at the per-count cap): release when h <= tau (yhat - h); give up when
-    yhat + h < h_cap (1 + 1/tau); stop at the cap otherwise. Grids: rho0 * grid_ratio^j up to
+    Rules for each count (h: the current half-width, yhat: the current noisy value; h_max: the
+    half-width at the largest spend the method can afford for one count, the cap itself for the
+    noise reductions and the oracle, the largest attempt within the cap for doubling): release
+    when h <= tau (yhat - h); give up when yhat + h' < h_max (1 + 1/tau); stop at the cap
+    otherwise. ``give_up="pointwise"`` takes h' = h, a 1 - beta/2 upper limit at each look (the
+    seed experiment's rule: over many looks along one path it gives up on releasable counts by
+    chance); ``"uniform"`` widens h' so that the upper limits hold at all L looks at once (a union
+    bound: one-sided beta/(2L) each). Grids: rho0 * grid_ratio^j up to
     the cap for the noise reductions and the oracle (the cap itself the last point), rho0 * 2^j
     (or 4^j) for doubling; the Laplace methods use the epsilons with the same half-widths as
     those rhos. A count whose cap is below the first grid point is not attempted (the budget
@@ -93,7 +99,7 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
 
     Returns a dict: ``released`` (number), ``within_target`` (share of the released counts
     whose |yhat - y| <= tau y), ``spent`` (share of the budget), ``attempted`` (counts reached),
-    and per count ``released_mask``, ``estimate``, ``charge``.
+    and per count ``released_mask``, ``gave_up_mask``, ``estimate``, ``charge``.
     """
     y = np.asarray(counts, dtype=float)
     if y.ndim != 1 or y.size == 0 or not np.all(np.isfinite(y)):
@@ -107,6 +113,7 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
     grid_ratio, rho0 = check_positive(grid_ratio, "grid_ratio"), check_positive(rho0, "rho0")
     if grid_ratio <= 1:
         raise ValueError(f"grid_ratio must be > 1, got grid_ratio={grid_ratio!r}")
+    check_choice(give_up, ("pointwise", "uniform"), "give_up")
     rng = check_rng(rng)
     n = y.size
     gaussian = method in _GAUSSIAN
@@ -124,15 +131,30 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
         rho0 = to_eps * math.sqrt(rho0)  # the first epsilon
         width = lambda cost: release_half_width(1 / np.asarray(cost), "laplace", beta)  # noqa: E731
     cap = cap_share * total / n
-    give_up_level = width(cap) * (1 + 1 / tau)
 
-    def decide(estimates: np.ndarray, widths: np.ndarray) -> np.ndarray:
-        """+1 release, -1 give up, 0 continue, for noisy values and their half-widths."""
+    def decide(estimates: np.ndarray, widths: np.ndarray, largest: float) -> np.ndarray:
+        """+1 release, -1 give up, 0 continue, for noisy values, their half-widths and the largest
+        affordable spend of the method, over the L looks on the last axis."""
+        looks = widths.shape[-1] if np.ndim(widths) else 1
+        if give_up == "uniform" and gaussian:
+            widen = stats.norm.ppf(1 - beta / (2 * looks)) / stats.norm.ppf(1 - beta / 2)
+        elif give_up == "uniform":
+            widen = math.log(looks / beta) / math.log(1 / beta)
+        else:
+            widen = 1.0
         release = widths <= tau * (estimates - widths)
-        give_up = estimates + widths < give_up_level
-        return np.where(release, 1, np.where(give_up, -1, 0))
+        hopeless = estimates + widen * widths < width(largest) * (1 + 1 / tau)
+        return np.where(release, 1, np.where(hopeless, -1, 0))
+
+    def room() -> float:
+        """The most one count may spend now: the cap, or what is left when that is less (the
+        filter's exact remainder is only asked for near the end of the budget)."""
+        if charge.sum() + cap < total * (1 - 1e-9):
+            return cap
+        return min(cap, budget.remaining)
 
     released = np.zeros(n, dtype=bool)
+    gave_up = np.zeros(n, dtype=bool)
     estimate = np.full(n, np.nan)
     charge = np.zeros(n)
     attempted = 0
@@ -149,12 +171,12 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
         else:
             paths = None
         if paths is not None:
-            decisions = decide(paths, widths)
+            decisions = decide(paths, widths, cap)
             stop = _first(decisions != 0)
         else:  # the oracle: the first grid point where the rule holds at yhat = y
             stop = _first(widths <= tau * (y[:, None] - widths))
         for i in range(n):
-            allowed = int(np.searchsorted(grid, min(cap, budget.remaining), side="right"))
+            allowed = int(np.searchsorted(grid, room(), side="right"))
             if allowed == 0:
                 break
             attempted += 1
@@ -171,6 +193,7 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
                     released[i] = False
                 else:
                     released[i] = decisions[i, j] == 1
+                    gave_up[i] = decisions[i, j] == -1
                 cost = grid[j]
                 estimate[i] = paths[i, j]
             ok = budget.request_brownian(1.0, float(brownian_time(1.0, cost))) if method == "brownian" \
@@ -187,12 +210,12 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
         scales = 1 / np.sqrt(2 * attempts) if gaussian else 1 / attempts
         shape = (n, attempts.size)
         draws = rng.standard_normal(shape) if gaussian else rng.laplace(0.0, 1.0, shape)
-        decisions = decide(y[:, None] + scales * draws, widths)
-        stop = _first(decisions != 0)
         spent_before = np.r_[0.0, np.cumsum(attempts)]
+        largest = attempts[int(np.searchsorted(spent_before[1:], cap, side="right")) - 1]
+        decisions = decide(y[:, None] + scales * draws, widths, largest)
+        stop = _first(decisions != 0)
         for i in range(n):
-            room = min(cap, budget.remaining)
-            allowed = int(np.searchsorted(spent_before[1:], room, side="right"))
+            allowed = int(np.searchsorted(spent_before[1:], room(), side="right"))
             if allowed == 0:
                 break
             attempted += 1
@@ -202,16 +225,18 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
             charge[i] = spent_before[last + 1]
             estimate[i] = y[i] + scales[last] * draws[i, last]
             released[i] = decisions[i, last] == 1
+            gave_up[i] = decisions[i, last] == -1
     else:  # fixed
         share = total / n
         for i in range(n):
-            cost = min(share, budget.remaining)
+            cost = min(share, room())
             if cost < share * (1 - 1e-9) or not budget.request(cost):
                 break
             attempted += 1
-            estimate[i] = y[i] + rng.normal(0.0, 1 / math.sqrt(2 * cost))
-            released[i] = bool(decide(estimate[i : i + 1], width(np.array([cost])))[0] == 1)
             charge[i] = cost
+        noisy = y[:attempted] + rng.standard_normal(attempted) / np.sqrt(2 * charge[:attempted])
+        estimate[:attempted] = noisy
+        released[:attempted] = decide(noisy, width(charge[:attempted]), share) == 1
     within = np.abs(estimate[released] - y[released]) <= tau * y[released]
     return {
         "method": method,
@@ -220,6 +245,7 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
         "spent": float(budget.spent / total),
         "attempted": attempted,
         "released_mask": released,
+        "gave_up_mask": gave_up,
         "estimate": estimate,
         "charge": charge,
     }

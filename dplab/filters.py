@@ -22,7 +22,8 @@ Sources:
   Brownian noise reductions (:meth:`ZCDPFilter.request_brownian`).
 - Whitehouse, Ramdas, Wu & Rogers, "Brownian Noise Reduction: Maximizing Privacy Subject
   to Accuracy Constraints" (NeurIPS 2022, arXiv 2206.07234): stopped at time T, the
-  privacy loss is Delta^2/(2T) + Delta W_T/T, that of a Gaussian of variance T.
+  privacy loss is Delta^2/(2T) - Delta W_T/T (against the neighbour with f + Delta; + for
+  f - Delta), that of a Gaussian of variance T (:func:`dplab.brownian_privacy_loss`).
 - Bun & Steinke, "Concentrated Differential Privacy: Simplifications, Extensions, and
   Lower Bounds" (TCC 2016): Prop. 1.6, the Gaussian is Delta^2/(2 sigma^2)-zCDP;
   Prop. 1.3, the conversion to (epsilon, delta)-DP (:func:`dplab.zcdp_to_approx_dp`).
@@ -221,11 +222,12 @@ class ZCDPFilter:
     def request_brownian(self, sensitivity: float, time: float) -> bool:
         """Charge a Brownian noise reduction stopped at time T: rho = Delta^2 / (2 T), exactly.
 
-        Its privacy loss at T is Delta^2/(2T) + Delta W_T/T, that of a Gaussian of variance
-        T (Whitehouse, Ramdas, Wu & Rogers 2022); in the unified filter (Rogers,
-        Samorodnitsky, Wu & Ramdas 2023) each such run is capped at the remaining budget:
-        run it down to a final time >= :meth:`min_brownian_time`, then charge its stopping
-        time here, which is then accepted. A T below min_brownian_time is refused.
+        Its privacy loss at T is Delta^2/(2T) -+ Delta W_T/T (the sign depends on the
+        neighbour), that of a Gaussian of variance T (Whitehouse, Ramdas, Wu & Rogers 2022).
+        In the unified filter (Rogers, Samorodnitsky, Wu & Ramdas 2023) each run's smallest
+        time is fixed *before* it starts, at or above :meth:`min_brownian_time` (so its
+        largest possible charge fits the remaining budget); its stopping time is charged here
+        afterwards, and is then accepted. A T below min_brownian_time is refused.
         """
         delta_2 = _exact(check_sensitivity(sensitivity))
         t = _exact(check_positive(time, "time"))

@@ -61,7 +61,7 @@ def test_epsilon_slider_redraws_plot_and_readout(pages):
     ("03_hierarchy_vs_flat_range_queries.ipynb", 0, "k", "512", "k = 512"),
     ("04_above_threshold_proof.ipynb", 0, "epsilon", STEP, f"ε = {STEP}"),
     ("05_net_mechanism.ipynb", 0, "epsilon", STEP, f"ε = {STEP}"),
-    ("06_adaptive_filters.ipynb", 0, "epsilon", "1.414", "ε = 1.41"),
+    ("06_adaptive_filters.ipynb", 0, "epsilon", "1.587", "ε = 1.59"),
 ])
 def test_slider_redraws_panel(pages, notebook, panel, slider, readout, text):
     page = pages(notebook)

@@ -20,6 +20,7 @@ from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
 from dplab.mechanisms.noise_reduction import (
     brownian_noise_reduction,
+    brownian_privacy_loss,
     brownian_rho,
     brownian_stopped_loss,
     laplace_noise_reduction,
@@ -105,6 +106,19 @@ def martingale_terms(lam: float, wrong: bool = False, seed: int = SEED) -> np.nd
     return np.exp(lam * loss - lam * (lam + 1) * rho)
 
 
+def lookahead_terms(lam: float, seed: int = SEED) -> np.ndarray:
+    """The same terms for an *illegal* stopping rule that peeks at the next, less noisy output:
+    stop at the first level i whose next output y_{i+1} exceeds y_i (or at the last). It is not
+    a stopping time, and the identity fails: the check has the power to see that."""
+    noise = brownian_noise_reduction(0.0, 1.0, MARTINGALE_TIMES, size=MARTINGALE_PATHS, rng=seed)
+    ahead = noise[:, 1:] > noise[:, :-1]
+    level = np.where(ahead.any(axis=1), ahead.argmax(axis=1), MARTINGALE_TIMES.size - 1)
+    t = MARTINGALE_TIMES[level]
+    loss = brownian_privacy_loss(noise[np.arange(noise.shape[0]), level], t, 1.0)
+    rho = brownian_rho(1.0, t)
+    return np.exp(lam * loss - lam * (lam + 1) * rho)
+
+
 # --- the experiment ---------------------------------------------------------------------------
 
 N_COUNTS = 1000
@@ -126,11 +140,16 @@ assert set(METHODS) == set(RELEASE_METHODS)
 
 @lru_cache(maxsize=64)
 def experiment(
-    epsilon: float, delta: float = DELTA, target: float = TARGET, repeat: int = 0, method: str = "brownian"
+    epsilon: float,
+    delta: float = DELTA,
+    target: float = TARGET,
+    repeat: int = 0,
+    method: str = "brownian",
+    give_up: str = "pointwise",
 ) -> dict:
     """One run of seed 002's experiment: fresh counts and noise for each ``repeat``."""
     counts = heavy_tailed_counts(N_COUNTS, rng=SEED + repeat)
-    return release_counts(counts, method, epsilon, delta, target, rng=SEED + 1000 + repeat)
+    return release_counts(counts, method, epsilon, delta, target, give_up=give_up, rng=SEED + 1000 + repeat)
 
 
 def released_table(
@@ -253,6 +272,19 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
             value=float(wrong.high) * (1 + 1e-12),
         )
     )
+    peek = mean_ci(lookahead_terms(0.5, seed=seed), 0.999)
+    rows.append(
+        ReportRow(
+            "06.martingale_lookahead",
+            "a power check: a rule that peeks at the next output is not a stopping time and fails the "
+            "identity (99.9% lower limit > 1)",
+            "002",
+            "λ = 0.5, stop when the next output is larger; 2·10⁵ paths",
+            1.0,
+            ">=",
+            value=float(peek.low) * (1 - 1e-12),
+        )
+    )
     t, loss = martingale_draws(seed)
     tail_eps = zcdp_to_approx_dp(float(brownian_rho(1.0, MARTINGALE_TIMES[-1])), 0.05)
     rows.append(
@@ -304,7 +336,7 @@ EXERCISES = [
         lambda: run_filter(1.0, (0.3, 0.5, 0.4, 0.2))[-1][2],
         "It accepts while the total stays within 1; once it refuses, it refuses everything after.",
         "0.8: it accepts 0.3 and 0.5, refuses 0.4 (1.2 > 1) and then stays halted, so the final 0.2 "
-        "is refused too although it would fit.",
+        "is refused too although it would fit (dplab's filters halt after a refusal).",
     ),
     Exercise(
         "06.2",

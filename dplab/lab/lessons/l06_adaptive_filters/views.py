@@ -27,6 +27,7 @@ from dplab.lab.lessons.l06_adaptive_filters.report import (
     TARGET,
     composition_epsilons,
     experiment,
+    lookahead_terms,
     martingale_terms,
     released_table,
     run_filter,
@@ -53,7 +54,7 @@ METHOD_COLORS = {
     "laplace_doubling": COLORS["bound"],
 }
 PANEL_METHODS = ("oracle", "brownian", "gaussian_doubling", "fixed", "laplace_noise_reduction")
-PANEL_EPSILONS = tuple(float(e) for e in np.round(np.geomspace(0.25, 4.0, 9), 3))
+PANEL_EPSILONS = tuple(float(e) for e in np.round(np.geomspace(0.25, 4.0, 7), 3))
 
 
 def figure_composition():
@@ -62,14 +63,22 @@ def figure_composition():
     ks = np.unique(np.round(np.geomspace(1, 10_000, 40)).astype(int))
     curves = [composition_epsilons(int(k)) for k in ks]
     fig, (ax,) = new_figure(1, width=7.5, height=4.2)
+    styles = {
+        "basic": ":",
+        "advanced (DRV)": "--",
+        "zCDP, simple": "-",
+        "zCDP, CKS": "-.",
+        "optimal (KOV)": "-",
+    }
     for name, color in ACCOUNTANT_COLORS.items():
         ax.plot(
             ks,
             [c[name] for c in curves],
-            "-",
+            styles[name],
             color=color,
-            lw=2.2 if name == "optimal (KOV)" else 1.6,
+            lw=2.4 if name in ("optimal (KOV)", "basic") else 1.6,
             label=name,
+            zorder=3 if name == "basic" else 2,
         )
     for name, values in REFERENCE.items():
         ax.plot(REFERENCE_K, values, "x", color=ACCOUNTANT_COLORS[name], ms=8, mew=2)
@@ -81,6 +90,15 @@ def figure_composition():
         color=COLORS["laplace"],
         ms=12,
         label=f"Laplace's own privacy loss distribution, k = 1000: {LAPLACE_PLD_1000}",
+        zorder=4,
+    )
+    optimal = composition_epsilons(1000)["optimal (KOV)"]
+    ax.annotate(
+        f"k = 1000: optimal {optimal:.2f},\nLaplace's own {LAPLACE_PLD_1000}",
+        xy=(1000, LAPLACE_PLD_1000),
+        xytext=(1500, 3.0),
+        fontsize=7,
+        arrowprops={"arrowstyle": "->", "lw": 0.8},
     )
     ax.set(
         xscale="log",
@@ -112,10 +130,10 @@ def _filter_panel(ax, steps, budget: float, unit: str, title: str) -> None:
     ax.axhline(budget, color="k", ls="--", lw=1, label=f"budget {budget:g}")
     ax.set(
         xticks=idx,
-        xlabel="request (cost chosen after the earlier answers)",
+        xlabel="request, in order",
         ylabel=unit,
         title=title,
-        ylim=(0, budget * 1.3),
+        ylim=(0, budget * 1.75),
     )
     ax.legend(fontsize=7, loc="upper left")
 
@@ -143,7 +161,14 @@ def figure_noise_reduction(seed: int = SEED, paths: int = 6):
     fig, (ax_lap, ax_bm) = new_figure(2, width=5.2, height=3.7)
     lap = laplace_noise_reduction(100.0, 1.0, LAPLACE_EPSILONS, size=paths, rng=seed)
     for i in range(paths):
-        ax_lap.plot(LAPLACE_EPSILONS, lap[i], "o-", ms=4, lw=1.2)
+        ax_lap.plot(
+            LAPLACE_EPSILONS,
+            lap[i],
+            "o-",
+            ms=4,
+            lw=1.2,
+            label="one run (flat: the same noise kept)" if i == 0 else None,
+        )
     ax_lap.axhline(100.0, color="k", ls="--", lw=1, label="true value 100")
     ax_lap.set(
         xscale="log",
@@ -173,25 +198,30 @@ def figure_noise_reduction(seed: int = SEED, paths: int = 6):
 
 
 def figure_martingale(seed: int = SEED):
-    """E[exp(lambda L - lambda(lambda+1) rho_T)] for the correct loss and for a wrong one."""
+    """E[exp(lambda L - lambda(lambda+1) rho_T)] for the correct loss and stopping rule (left,
+    close up), and for a wrong loss and an illegal, peeking stopping rule (right)."""
     lams = np.array([0.25, 0.5, 0.75, 1.0])
-    fig, (ax,) = new_figure(1, width=7.0, height=3.6)
-    for wrong, color, label in (
-        (False, COLORS["classical"], "L = Δ²/(2T) − Δ W_T/T"),
-        (True, COLORS["zcdp"], "without its Δ²/(2T) term"),
-    ):
-        line = TheoryVsEmpirical(ax, color=color, label=label, show_theory=False)
-        estimates = [mean_ci(martingale_terms(float(lam), wrong=wrong, seed=seed)) for lam in lams]
-        line.update([], [], lams, _stack(estimates))
-    ax.axhline(1.0, color="k", ls="--", lw=1, label="the identity: 1")
-    ax.set(
-        xlabel="λ",
-        ylabel="E[exp(λL − λ(λ+1)ρ_T)]",
-        xlim=(0.1, 1.1),
-        ylim=(0.4, 1.15),
-        title="the martingale behind the unified filter (2·10⁵ stopped paths)",
+    fig, (ax, ax_wrong) = new_figure(2, width=5.2, height=3.7)
+    cases = (
+        (ax, martingale_terms, COLORS["classical"], "L = Δ²/(2T) − Δ W_T/T, stop at output ≥ 1"),
+        (
+            ax_wrong,
+            lambda lam, seed: martingale_terms(lam, wrong=True, seed=seed),
+            COLORS["zcdp"],
+            "L without its Δ²/(2T) term",
+        ),
+        (ax_wrong, lookahead_terms, COLORS["bound"], "stop when the next output is larger (peeks)"),
     )
-    ax.legend(fontsize=7, loc="lower left")
+    for axis, terms, color, label in cases:
+        line = TheoryVsEmpirical(axis, color=color, label=label, show_theory=False)
+        line.update([], [], lams, _stack([mean_ci(terms(float(lam), seed=seed)) for lam in lams]))
+    for axis, ylim, title in (
+        (ax, (0.97, 1.03), "the identity holds (2·10⁵ stopped paths)"),
+        (ax_wrong, (0.4, 1.3), "and fails when the loss or the rule is wrong"),
+    ):
+        axis.axhline(1.0, color="k", ls="--", lw=1, label="the identity: 1")
+        axis.set(xlabel="λ", ylabel="E[exp(λL − λ(λ+1)ρ_T)]", xlim=(0.1, 1.1), ylim=ylim, title=title)
+        axis.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     return fig
 
@@ -211,7 +241,7 @@ def figure_experiment():
     """Seed 002's experiment: counts released per method at three budgets, and at eps = 1 the share
     released within the target and the share of the budget spent."""
     table = released_table()
-    fig, (ax, ax_quality) = new_figure(2, width=5.4, height=4.0)
+    fig, (ax, ax_quality) = new_figure(2, width=5.4, height=4.6)
     width = 0.8 / len(METHODS)
     x = np.arange(len(EPSILONS))
     for i, method in enumerate(METHODS):
@@ -225,25 +255,27 @@ def figure_experiment():
     ax.set(
         xticks=x,
         xticklabels=[f"ε = {e:g}" for e in EPSILONS],
+        xlabel="budget (δ = 10⁻⁶)",
         ylabel=f"counts released (of 1000, mean of {REPEATS})",
-        title=f"counts released within τ = {TARGET:g}, δ = 10⁻⁶",
+        title=f"counts released (release rule met), τ = {TARGET:g}",
     )
-    ax.legend(fontsize=6.5, loc="upper left")
+    ax.legend(fontsize=7, loc="upper left")
     runs = {m: [experiment(1.0, repeat=r, method=m) for r in range(REPEATS)] for m in METHODS}
     within = [np.mean([r["within_target"] for r in runs[m]]) for m in METHODS]
     spent = [np.mean([r["spent"] for r in runs[m]]) for m in METHODS]
     y = np.arange(len(METHODS))
     ax_quality.barh(y - 0.2, within, height=0.4, color=COLORS["classical"], label="share released within τ")
     ax_quality.barh(y + 0.2, spent, height=0.4, color="0.6", label="share of the budget spent")
-    ax_quality.axvline(0.9, color="k", ls=":", lw=1)
+    ax_quality.axvline(0.9, color="k", ls=":", lw=1, label="0.9: the check's threshold")
     ax_quality.set(
         yticks=y,
         yticklabels=[m.replace("_", " ") for m in METHODS],
         xlim=(0, 1.05),
+        xlabel="share",
         title="at ε = 1: accurate, and what it spent",
     )
     ax_quality.invert_yaxis()
-    ax_quality.legend(fontsize=7, loc="lower left")
+    ax_quality.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.4, -0.12), ncol=2)
     fig.tight_layout()
     return fig
 
@@ -278,12 +310,12 @@ class SweepView:
         ax.set(
             xscale="log",
             xlim=(0.22, 4.5),
-            ylim=(0, 1000),
+            ylim=(0, 1050),
             xlabel="budget ε (δ fixed)",
             ylabel="counts released (of 1000)",
             title="seed 002's experiment: counts released within the target",
         )
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.9))
         self.ax = ax
         self.fig.tight_layout()
         self.dynamic = [*self.lines.values(), self.here, self.text]
