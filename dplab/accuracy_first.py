@@ -20,7 +20,7 @@ asking for less noise costs:
   doubling, every attempt charged.
 - ``"fixed"``: one Gaussian per count at rho_B / N, released if the rule holds.
 - ``"oracle"``: knows each true count y and pays, once, the smallest rho of the grid at which
-  the release rule would hold with yhat = y (the best any data-independent schedule could do).
+  the release rule would hold with yhat = y: a benchmark (its schedule depends on y), not a bound.
 
 Every count has the same sensitivity 1 (add/remove one person). The Gaussian methods spend a
 zCDP budget rho_B = approx_dp_to_zcdp(epsilon, delta) through :class:`dplab.ZCDPFilter`; the
@@ -89,9 +89,9 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
     noise reductions and the oracle, the largest attempt within the cap for doubling): release
     when h <= tau (yhat - h); give up when yhat + h' < h_max (1 + 1/tau); stop at the cap
     otherwise. ``give_up="pointwise"`` takes h' = h, a 1 - beta/2 upper limit at each look (the
-    seed experiment's rule: over many looks along one path it gives up on releasable counts by
-    chance); ``"uniform"`` widens h' so that the upper limits hold at all L looks at once (a union
-    bound: one-sided beta/(2L) each). Grids: rho0 * grid_ratio^j up to
+    project's reading of the seed experiment's rule: over many looks along one path it gives up on
+    releasable counts by chance); ``"uniform"`` widens h' so that the upper limits hold at all L
+    looks at once (a union bound: one-sided beta/(2L) each). Grids: rho0 * grid_ratio^j up to
     the cap for the noise reductions and the oracle (the cap itself the last point), rho0 * 2^j
     (or 4^j) for doubling; the Laplace methods use the epsilons with the same half-widths as
     those rhos. A count whose cap is below the first grid point is not attempted (the budget

@@ -138,7 +138,7 @@ METHODS = (
 assert set(METHODS) == set(RELEASE_METHODS)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def experiment(
     epsilon: float,
     delta: float = DELTA,
@@ -331,8 +331,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
 EXERCISES = [
     Exercise(
         "06.1",
-        "A basic filter with budget eps = 1 receives requests 0.3, 0.5, 0.4, 0.2 in that order. "
-        "How much has it spent at the end?",
+        "dplab's BasicFilter (it halts at its first refusal) with budget eps = 1 receives requests 0.3, "
+        "0.5, 0.4, 0.2 in that order. How much has it spent at the end?",
         lambda: run_filter(1.0, (0.3, 0.5, 0.4, 0.2))[-1][2],
         "It accepts while the total stays within 1; once it refuses, it refuses everything after.",
         "0.8: it accepts 0.3 and 0.5, refuses 0.4 (1.2 > 1) and then stays halted, so the final 0.2 "

@@ -167,8 +167,10 @@ def figure_noise_reduction(seed: int = SEED, paths: int = 6):
             "o-",
             ms=4,
             lw=1.2,
-            label="one run (flat: the same noise kept)" if i == 0 else None,
         )
+    ax_lap.plot(
+        [], [], "o-", color="0.4", ms=4, lw=1.2, label="a run, one colour each (flat: the same noise kept)"
+    )
     ax_lap.axhline(100.0, color="k", ls="--", lw=1, label="true value 100")
     ax_lap.set(
         xscale="log",
@@ -313,8 +315,10 @@ class SweepView:
             ylim=(0, 1050),
             xlabel="budget ε (δ fixed)",
             ylabel="counts released (of 1000)",
-            title="seed 002's experiment: counts released within the target",
+            title="seed 002's experiment: counts released (release rule met)",
         )
+        ax.set_xticks(PANEL_EPSILONS, [f"{e:g}" for e in PANEL_EPSILONS])
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.9))
         self.ax = ax
         self.fig.tight_layout()
