@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -26,8 +27,8 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 
-__all__ = ["CHROMIUM", "chromium", "chromium_page", "free_port", "open_panels", "slider_step",
-           "voila_server"]
+__all__ = ["CHROMIUM", "DragResult", "chromium", "chromium_page", "free_port", "open_panels", "slider_drag",
+           "slider_step", "voila_server"]
 
 
 def free_port() -> int:
@@ -124,3 +125,65 @@ def slider_step(page, description: str, panel: int = 0, key: str = "ArrowRight")
     elapsed = time.perf_counter() - start
     readout = slider.locator(".widget-readout").first.inner_text()
     return elapsed, readout, image.get_attribute("src")
+
+
+@dataclass
+class DragResult:
+    """What a mouse drag of a slider showed: plot frames per second during the drag, the delay
+    from release to the last frame, whether the last frame is the released value's."""
+
+    frames: int
+    seconds: float
+    release_to_final_ms: float
+    final_matches: bool
+
+    @property
+    def frames_per_second(self) -> float:
+        return self.frames / self.seconds
+
+
+def _slider(page, description: str, panel: int):
+    box = page.locator(".dplab-panel").nth(panel)
+    return box, box.locator(".widget-slider", has=page.locator(f"label:text-is('{description}')"))
+
+
+def slider_drag(page, description: str, panel: int = 0, seconds: float = 2.0, moves: int = 80,
+                settle_ms: float = 1500.0) -> DragResult:
+    """Drag the slider labelled ``description`` with the mouse for ``seconds``, sweeping back and
+    forth between 5% and 95% of its track (so the hand always offers new values faster than a
+    plot can follow), counting the new plot images shown meanwhile (a MutationObserver on the
+    image's src); release at 90% and wait ``settle_ms``: the delay from release to the last new
+    image, and whether the readout then names the slider's released value."""
+    box, slider = _slider(page, description, panel)
+    image = box.locator("img").first
+    page.evaluate(
+        "(img) => { window.__dplabFrames = []; new MutationObserver(() => "
+        "window.__dplabFrames.push(performance.now())).observe(img, {attributes: true, "
+        "attributeFilter: ['src']}); }",
+        image.element_handle(),
+    )
+    slider.scroll_into_view_if_needed()
+    page.wait_for_timeout(200)
+    handle = slider.locator(".noUi-handle").first.bounding_box()
+    track = slider.locator(".noUi-target").first.bounding_box()
+    y = handle["y"] + handle["height"] / 2
+    low, high = track["x"] + 0.05 * track["width"], track["x"] + 0.95 * track["width"]
+    page.mouse.move(handle["x"] + handle["width"] / 2, y)
+    page.mouse.down()
+    start = page.evaluate("performance.now()")
+    for i in range(moves):
+        phase = (i % 20) / 20  # a full sweep there and back every 20 moves
+        x = low + (high - low) * (1 - abs(2 * phase - 1))
+        page.mouse.move(x, y)
+        page.wait_for_timeout(1000 * seconds / moves)
+    page.mouse.move(track["x"] + 0.9 * track["width"], y)
+    released = page.evaluate("performance.now()")
+    page.mouse.up()
+    page.wait_for_timeout(settle_ms)
+    frames = page.evaluate("window.__dplabFrames")
+    during = [f for f in frames if start <= f <= released]
+    after = [f for f in frames if f > released]
+    value = slider.locator(".widget-readout").first.inner_text().strip()
+    text = box.locator(".widget-html").first.inner_text()
+    return DragResult(len(during), (released - start) / 1000, (max(after) - released) if after else 0.0,
+                      value in text or f"{float(value):.3g}" in text)

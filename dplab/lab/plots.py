@@ -80,7 +80,9 @@ class FastPNG:
             if artist.get_visible():
                 artist.axes.draw_artist(artist)
         buf = io.BytesIO()
-        Image.fromarray(np.asarray(self.canvas.buffer_rgba())).save(buf, format="png", compress_level=1)
+        # the figures are opaque: RGB carries the same pixels as RGBA and encodes faster
+        Image.fromarray(np.asarray(self.canvas.buffer_rgba())).convert("RGB").save(buf, format="png",
+                                                                                  compress_level=1)
         return buf.getvalue()
 
 

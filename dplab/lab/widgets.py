@@ -1,5 +1,12 @@
 """Slider panels that redraw fast: sliders, a "new draw" button, the plot, a readout.
 
+Sliders follow the hand: they update while dragged (``continuous_update=True``; ipywidgets
+keeps one update in flight and merges the rest, so no backlog builds), except where a panel's
+recompute cannot keep up, which passes ``continuous_update=False`` and says so in its readout.
+The plot is shown at its native pixel size (never stretched), with the readout as its text
+alternative: a live region that screen readers announce. (A widget tooltip would be the other
+half, but with a tooltip set Voila 0.5 fails to render the widget at all: measured here.)
+
 The panel owns one figure. On every change it calls ``update(values, seed)``,
 which recomputes (from cached standard draws: a slider only rescales) and moves
 the existing artists; the panel then renders the figure to PNG into an
@@ -29,10 +36,10 @@ __all__ = [
 
 def epsilon_slider(
     value: float = 1.0, low: float = 0.05, high: float = 5.0, description: str = "epsilon",
-    continuous_update: bool = False,
+    continuous_update: bool = True,
 ) -> widgets.FloatLogSlider:
     """A logarithmic epsilon slider on [low, high] (low > 0, so epsilon = 0 is unreachable);
-    with ``continuous_update`` the plot follows the drag (a panel whose recompute keeps up)."""
+    the plot follows the drag unless ``continuous_update=False`` (a recompute that cannot keep up)."""
     if not 0 < low <= value <= high:
         raise ValueError(f"need 0 < low <= value <= high, got low={low}, value={value}, high={high}")
     return widgets.FloatLogSlider(
@@ -42,7 +49,8 @@ def epsilon_slider(
 
 
 def delta_slider(
-    value: float = 1e-6, low: float = 1e-12, high: float = 1e-2, description: str = "delta"
+    value: float = 1e-6, low: float = 1e-12, high: float = 1e-2, description: str = "delta",
+    continuous_update: bool = True,
 ) -> widgets.FloatLogSlider:
     """A logarithmic delta slider on [low, high] inside (0, 1)."""
     if not 0 < low <= value <= high < 1:
@@ -50,16 +58,17 @@ def delta_slider(
                          f"high={high}")
     return widgets.FloatLogSlider(
         value=value, base=10, min=math.log10(low), max=math.log10(high), step=0.5,
-        description=description, readout_format=".0e", continuous_update=False,
+        description=description, readout_format=".0e", continuous_update=continuous_update,
     )
 
 
-def k_slider(value: int = 10, low: int = 1, high: int = 200, description: str = "k") -> widgets.IntSlider:
+def k_slider(value: int = 10, low: int = 1, high: int = 200, description: str = "k",
+             continuous_update: bool = True) -> widgets.IntSlider:
     """An integer slider for a number of queries, k >= 1."""
     if not 1 <= low <= value <= high:
         raise ValueError(f"need 1 <= low <= value <= high, got low={low}, value={value}, high={high}")
     return widgets.IntSlider(value=value, min=low, max=high, description=description,
-                             continuous_update=False)
+                             continuous_update=continuous_update)
 
 
 class SliderPanel:
@@ -85,7 +94,9 @@ class SliderPanel:
         self._update = update
         self.controls = dict(controls)
         self.seed = seed
-        self.image = widgets.Image(format="png")
+        width, _ = figure.get_size_inches() * figure.dpi  # shown at its native pixel size
+        self.image = widgets.Image(format="png", layout=widgets.Layout(width=f"{round(width)}px",
+                                                                       max_width="100%", height="auto"))
         self.readout = widgets.HTML()
         self.button = widgets.Button(description="new draw", icon="refresh",
                                      tooltip="simulate again with the next seed")
@@ -115,7 +126,7 @@ class SliderPanel:
         text = self.recompute()
         middle = time.perf_counter()
         self.image.value = self._render()
-        self.readout.value = text
+        self.readout.value = f'<div role="status" aria-live="polite">{text}</div>'
         self.timings.append((middle - start, time.perf_counter() - start))
 
     def _on_change(self, _change) -> None:

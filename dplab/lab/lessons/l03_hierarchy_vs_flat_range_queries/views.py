@@ -144,7 +144,9 @@ class RangeErrorView:
             f"hierarchy {expected_error_per_query('hierarchy', k, eps, b):.4g}, "
             f"hierarchy + inference {expected_error_per_query('hierarchy', k, eps, b, True):.4g}, "
             f"wavelet {expected_error_per_query('wavelet', k, eps):.4g}; "
-            f"simulated: {chosen}{shown}"
+            f"simulated: {chosen}{shown}. "
+            "<i>ε follows the drag; k and the branching factor rebuild the strategy and update on "
+            "release.</i>"
         )
 
 
