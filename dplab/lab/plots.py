@@ -10,6 +10,7 @@ import io
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import cycler
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from numpy.typing import ArrayLike
@@ -17,24 +18,29 @@ from PIL import Image
 
 from dplab.simulate import Estimate
 
-__all__ = ["COLORS", "FastPNG", "TheoryVsEmpirical", "figure_png", "new_figure"]
+__all__ = ["COLORS", "PALETTE", "FastPNG", "TheoryVsEmpirical", "figure_png", "new_figure"]
 
-#: One colour per mechanism, the same in every notebook.
+#: Okabe & Ito's colour-blind-safe palette ("Color Universal Design", 2008): blue, orange, bluish
+#: green, vermillion, reddish purple, sky blue, yellow, black. Every lab figure cycles through it.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+
+#: One colour per mechanism, the same in every notebook (from PALETTE; grey for the normal curve).
 COLORS = {
-    "laplace": "#1f77b4",
-    "gaussian": "#ff7f0e",
-    "analytic": "#ff7f0e",
-    "classical": "#2ca02c",
-    "zcdp": "#d62728",
+    "laplace": PALETTE[0],
+    "gaussian": PALETTE[1],
+    "analytic": PALETTE[1],
+    "classical": PALETTE[2],
+    "zcdp": PALETTE[3],
     "normal": "#7f7f7f",
-    "bound": "#9467bd",
+    "bound": PALETTE[4],
 }
 
 
 def new_figure(ncols: int = 1, width: float = 5.0, height: float = 3.4, dpi: int = 90):
     """A figure with ``ncols`` axes side by side, closed to pyplot so only explicit
     ``display`` shows it (no double plot under ``%matplotlib inline``)."""
-    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), dpi=dpi, squeeze=False)
+    with plt.rc_context({"axes.prop_cycle": cycler(color=PALETTE)}):
+        fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), dpi=dpi, squeeze=False)
     plt.close(fig)
     return fig, list(axes[0])
 

@@ -42,8 +42,14 @@ def epsilon_slider(
     the plot follows the drag unless ``continuous_update=False`` (a recompute that cannot keep up)."""
     if not 0 < low <= value <= high:
         raise ValueError(f"need 0 < low <= value <= high, got low={low}, value={value}, high={high}")
+    # the ends on the grid of steps through log10(value): a browser snaps the handle to that grid and,
+    # when the slider follows the drag, sends the snapped value back at once (1 would become 0.998)
+    step = 0.05
+    anchor = math.log10(value)
+    low_exp = anchor - step * math.floor((anchor - math.log10(low)) / step + 1e-9)  # >= low
+    high_exp = anchor + step * round((math.log10(high) - anchor) / step)  # high, to the nearest step
     return widgets.FloatLogSlider(
-        value=value, base=10, min=math.log10(low), max=math.log10(high), step=0.05,
+        value=value, base=10, min=low_exp, max=high_exp, step=step,
         description=description, readout_format=".3g", continuous_update=continuous_update,
     )
 

@@ -35,12 +35,24 @@ def test_k_panel_readout_names_the_winner():
     assert classical and not any(line.get_visible() for line in classical)
 
 
+@pytest.mark.parametrize("args", [(1.0,), (0.5,), (1.0, 0.02, 5.0), (0.3, 0.05, 4.0)])
+def test_the_default_value_lies_on_the_slider_grid(args):
+    """A browser snaps the handle to min + j * step and, when the slider follows the drag, sends the
+    snapped value back at once: a default off the grid would turn 1 into 0.998 on page load."""
+    import math
+
+    eps = epsilon_slider(*args)
+    steps = (math.log10(eps.value) - eps.min) / eps.step
+    assert steps == pytest.approx(round(steps), abs=1e-9)
+    assert eps.continuous_update
+
+
 def test_sliders_cannot_reach_invalid_values():
     eps, delta, k = epsilon_slider(), delta_slider(), k_slider()
     assert eps.base ** eps.min > 0 and delta.base ** delta.min > 0 and delta.base ** delta.max < 1
     assert k.min >= 1
-    eps.value = 0.0  # a log slider clamps to its minimum
-    assert eps.value == pytest.approx(0.05)
+    eps.value = 0.0  # a log slider clamps to its minimum, at or just above the requested 0.05
+    assert eps.value == pytest.approx(10**eps.min) and 0.05 <= eps.value < 0.051
     k.value = 0
     assert k.value == 1
     with pytest.raises(ValueError, match="low"):

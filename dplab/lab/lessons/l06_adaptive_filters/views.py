@@ -32,7 +32,7 @@ from dplab.lab.lessons.l06_adaptive_filters.report import (
     released_table,
     run_filter,
 )
-from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
+from dplab.lab.plots import COLORS, PALETTE, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import SliderPanel
 from dplab.mechanisms.noise_reduction import brownian_noise_reduction, laplace_noise_reduction
 from dplab.simulate import mean_ci
@@ -48,7 +48,7 @@ METHOD_COLORS = {
     "oracle": "0.55",
     "brownian": COLORS["zcdp"],
     "gaussian_doubling": COLORS["analytic"],
-    "gaussian_halving": "#e6b800",
+    "gaussian_halving": PALETTE[5],
     "fixed": COLORS["classical"],
     "laplace_noise_reduction": COLORS["laplace"],
     "laplace_doubling": COLORS["bound"],
