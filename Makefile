@@ -53,8 +53,11 @@ notebooks: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(PY) -m dplab bench $(if $(NB),--notebook $(NB))
 
+# exec: Voila replaces the recipe's shell, so Ctrl-C reaches it and it shuts its kernels down.
+# VOILA_ARGS: extra options (e.g. --port=8866).
+VOILA_ARGS ?=
 voila: $(VENV)/.lab-installed
-	$(BIN)/voila $(or $(NB_PATH),notebooks/01_laplace_vs_gaussian.ipynb) --no-browser --Voila.ip=127.0.0.1
+	exec $(BIN)/voila $(or $(NB_PATH),notebooks/01_laplace_vs_gaussian.ipynb) --no-browser --Voila.ip=127.0.0.1 $(VOILA_ARGS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
