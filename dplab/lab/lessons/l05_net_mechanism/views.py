@@ -35,6 +35,7 @@ from dplab.lab.widgets import SliderPanel, epsilon_slider
 from dplab.mechanisms.exponential import (
     exponential_mechanism,
     exponential_probabilities,
+    exponential_utility_failure_probability,
     exponential_utility_threshold,
 )
 from dplab.mechanisms.laplace import laplace_accuracy_k
@@ -99,15 +100,13 @@ def figure_utility(seed: int = SEED, draws: int = 100_000):
     eps = 0.1
     t = np.linspace(0, 5, 21)
     thresholds = exponential_utility_threshold(scores.max(), scores.size, 1.0, eps, t)
-    p = exponential_probabilities(scores, 1.0, eps)
     out = scores[exponential_mechanism(scores, 1.0, eps, size=draws, rng=seed)]
     fails = np.array([np.sum(out <= th) for th in thresholds])
     fig, (ax, ax_grow) = new_figure(2, width=5.4, height=3.7)
     ax.plot(t, np.exp(-t), "k--", lw=1.2, label="the theorem's bound e^−t")
     fine_t = np.linspace(0, 5, 501)
-    fine = exponential_utility_threshold(scores.max(), scores.size, 1.0, eps, fine_t)
-    ax.step(fine_t, [p[scores <= th].sum() for th in fine], where="post", color=COLORS["laplace"], lw=1.5,
-            label="exact probability")
+    ax.step(fine_t, exponential_utility_failure_probability(scores, 1.0, eps, fine_t), where="post",
+            color=COLORS["laplace"], lw=1.5, label="exact probability")
     line = TheoryVsEmpirical(ax, color=COLORS["laplace"], label=f"{draws:,} draws", show_theory=False)
     seen = fails > 0
     line.update([], [], t[seen], proportion_ci(fails[seen], draws))

@@ -35,7 +35,7 @@ from dplab.lab.lessons.l06_adaptive_filters.report import (
 from dplab.lab.plots import COLORS, PALETTE, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import SliderPanel
 from dplab.mechanisms.noise_reduction import brownian_noise_reduction, laplace_noise_reduction
-from dplab.simulate import mean_ci
+from dplab.simulate import Estimate, mean_ci
 
 ACCOUNTANT_COLORS = {
     "basic": COLORS["normal"],
@@ -216,7 +216,7 @@ def figure_martingale(seed: int = SEED):
     )
     for axis, terms, color, label in cases:
         line = TheoryVsEmpirical(axis, color=color, label=label, show_theory=False)
-        line.update([], [], lams, _stack([mean_ci(terms(float(lam), seed=seed)) for lam in lams]))
+        line.update([], [], lams, Estimate.stack([mean_ci(terms(float(lam), seed=seed)) for lam in lams]))
     for axis, ylim, title in (
         (ax, (0.97, 1.03), "the identity holds (2·10⁵ stopped paths)"),
         (ax_wrong, (0.4, 1.3), "and fails when the loss or the rule is wrong"),
@@ -226,17 +226,6 @@ def figure_martingale(seed: int = SEED):
         axis.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     return fig
-
-
-def _stack(estimates):
-    from dplab.simulate import Estimate
-
-    return Estimate(
-        np.array([float(e.estimate) for e in estimates]),
-        np.array([float(e.low) for e in estimates]),
-        np.array([float(e.high) for e in estimates]),
-        estimates[0].confidence,
-    )
 
 
 def figure_experiment():
