@@ -7,10 +7,9 @@ PIP    := $(PY) -m pip install --disable-pip-version-check -q -c constraints.txt
 ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 # NB: a notebook's number (03) or path, for make voila / make bench
 NB ?=
-NB_PATH = $(firstword $(wildcard notebooks/$(NB)*.ipynb) $(NB))
 export MPLBACKEND := Agg
 
-.PHONY: lab test test-fast figures optimise notebooks bench voila lint clean
+.PHONY: lab present test test-fast figures optimise notebooks bench voila html lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -53,11 +52,17 @@ notebooks: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(PY) -m dplab bench $(if $(NB),--notebook $(NB))
 
-# exec: Voila replaces the recipe's shell, so Ctrl-C reaches it and it shuts its kernels down.
-# VOILA_ARGS: extra options (e.g. --port=8866).
+# In front of a class: every lesson as a Voila app from an index (127.0.0.1, a token, preheated
+# kernels, offline). exec: the server replaces the recipe's shell, so Ctrl-C reaches it and it shuts
+# its kernels down. VOILA_ARGS: options for Voila (e.g. --Voila.port=8866); PROJECTOR=1: larger text.
 VOILA_ARGS ?=
+PROJECTOR ?=
+present: $(VENV)/.lab-installed
+	exec $(PY) -m dplab present $(if $(filter-out 0,$(PROJECTOR)),--projector) $(VOILA_ARGS)
+
+# One notebook (by number or path; default 01), the same way.
 voila: $(VENV)/.lab-installed
-	exec $(BIN)/voila $(or $(NB_PATH),notebooks/01_laplace_vs_gaussian.ipynb) --no-browser --Voila.ip=127.0.0.1 $(VOILA_ARGS)
+	exec $(PY) -m dplab present $(or $(NB),01) $(if $(filter-out 0,$(PROJECTOR)),--projector) $(VOILA_ARGS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks

@@ -8,6 +8,8 @@ both measure the same thing. Needs the test extras (voila, playwright) and Debia
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -27,8 +29,13 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 
-__all__ = ["CHROMIUM", "DragResult", "chromium", "chromium_page", "free_port", "open_panels", "slider_drag",
-           "slider_step", "voila_server"]
+#: no request leaves the machine: every host but 127.0.0.1 fails to resolve (a page that asks a CDN
+#: would stay unstyled in a classroom without internet, so the tests must see that request fail)
+OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+_LOCAL = re.compile(r"^(https?|wss?)://127\.0\.0\.1[:/]|^(data|blob|about):")
+
+__all__ = ["CHROMIUM", "DragResult", "Server", "chromium", "chromium_page", "external_requests", "free_port",
+           "open_panels", "slider_drag", "slider_step", "voila_server"]
 
 
 def free_port() -> int:
@@ -37,58 +44,91 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@dataclass
+class Server:
+    """A running ``python -m dplab present``: its root URL with the token, and its log."""
+
+    url: str
+    token: str
+    log: Path
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
 @contextmanager
-def voila_server(notebook: str | Path, timeout: float = 120.0):
-    """Start Voila on ``notebook`` (127.0.0.1, a free port); yield its URL; stop it by pid."""
-    port = free_port()
-    log = tempfile.TemporaryFile()
-    env = dict(os.environ, DPLAB_PROGRESS="0", MPLBACKEND="module://matplotlib_inline.backend_inline")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1"],
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"voila exited with {proc.returncode}:\n{log.read().decode()[-3000:]}")
-            try:
-                urllib.request.urlopen(url + "api", timeout=2)
-                break
-            except urllib.error.HTTPError:  # any HTTP answer: the server is up
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"voila did not answer on {url} within {timeout} s") from None
-                time.sleep(0.3)
-        yield url
-    finally:
+def voila_server(target: str | Path, timeout: float = 120.0, *, preheat: bool = False,
+                 server: bool = False, extra: tuple[str, ...] = ()):
+    """Serve ``target`` (a notebook, or a folder: the index and every lesson) the way ``make present``
+    does (127.0.0.1, a free port, a token, the offline template); yield the URL to open (with the
+    token), or the :class:`Server` when ``server=True``. Stops the server and its kernels by pid."""
+    port, token = free_port(), secrets.token_hex(16)
+    with tempfile.TemporaryDirectory() as folder:
+        log_path = Path(folder) / "voila.log"
+        log = open(log_path, "wb")  # noqa: SIM115 -- closed in finally
+        env = dict(os.environ, DPLAB_PROGRESS="0")
+        cmd = [sys.executable, "-m", "dplab", "present", str(target), f"--Voila.port={port}",
+               f"--Voila.token={token}", *extra]
+        if not preheat:
+            cmd.append("--no-preheat")
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        root = f"http://127.0.0.1:{port}/"
         try:
-            os.killpg(proc.pid, signal.SIGTERM)  # the server and the kernels it started
-            proc.wait(timeout=15)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        log.close()
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None:
+                    tail = log_path.read_text()[-3000:]
+                    raise RuntimeError(f"voila exited with {proc.returncode}:\n{tail}")
+                try:
+                    urllib.request.urlopen(root + "api", timeout=2)
+                    break
+                except urllib.error.HTTPError:  # any HTTP answer: the server is up
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"voila did not answer on {root} within {timeout} s") from None
+                    time.sleep(0.3)
+            found = Server(f"{root}?token={token}", token, log_path)
+            yield found if server else found.url
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)  # the server and the kernels it started
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            except ProcessLookupError:  # it had stopped already
+                proc.wait()
+            log.close()
 
 
 @contextmanager
 def chromium():
-    """Headless Debian Chromium through Playwright (one browser context); yields the context."""
+    """Headless Debian Chromium through Playwright (one browser context); yields the context.
+    Offline: other hosts do not resolve, and every request to one is recorded
+    (:func:`external_requests`)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
         context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS + OFFLINE_ARGS, headless=True,
             viewport={"width": 1400, "height": 1000},
         )
+        _EXTERNAL[id(context)] = external = []
+        context.on("request", lambda request: _LOCAL.match(request.url) or external.append(request.url))
         try:
             yield context
         finally:
+            _EXTERNAL.pop(id(context), None)
             context.close()
+
+
+_EXTERNAL: dict[int, list[str]] = {}
+
+
+def external_requests(context) -> list[str]:
+    """The URLs of other hosts that pages of ``context`` asked for (none reached them)."""
+    return list(_EXTERNAL[id(context)])
 
 
 def open_panels(context, url: str, timeout_ms: float = 180_000):

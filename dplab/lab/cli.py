@@ -1,4 +1,4 @@
-"""The lab's command line: ``python -m dplab figures | answers | bench | optimise | stamp``."""
+"""The lab's command line: ``python -m dplab figures | answers | bench | optimise | stamp | present``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,17 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("optimise", help="re-optimise the shipped k = 256 p-Identity strategy (dplab/data)")
     stamp = sub.add_parser("stamp", help="write each notebook's source fingerprint into its metadata")
     stamp.add_argument("notebooks", nargs="+")
-    args = parser.parse_args(argv)
+    present = sub.add_parser("present", help="serve the lessons as Voila apps from an index (Ctrl-C "
+                             "stops it); other options go to Voila, e.g. --Voila.port=8866")
+    present.add_argument("notebook", nargs="?", default=None,
+                         help="one notebook (number, e.g. 03, or path) instead of every lesson")
+    present.add_argument("--slots", type=int, default=1, help="warm-ups running at once (default 1)")
+    present.add_argument("--no-preheat", action="store_true", help="run a lesson only when it is opened")
+    present.add_argument("--projector", action="store_true",
+                         help="projector style: larger text, thicker lines (also DPLAB_PROJECTOR=1)")
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "present":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
     if args.command == "figures":
         import matplotlib
@@ -64,4 +74,12 @@ def main(argv: list[str] | None = None) -> int:
             stamp_notebook(path)
             print(f"stamped {path}")
         return 0
+    if args.command == "present":
+        import os
+
+        from dplab.lab.present import main as present
+        from dplab.lab.present import notebook_target
+
+        return present(notebook_target(args.notebook), extra, slots=args.slots, preheat=not args.no_preheat,
+                       projector=args.projector or os.environ.get("DPLAB_PROJECTOR", "") not in ("", "0"))
     return 2  # pragma: no cover

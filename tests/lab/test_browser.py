@@ -1,4 +1,6 @@
-"""A real browser: Voila serves each notebook, Debian Chromium moves its sliders.
+"""A real browser: one ``make present`` server (index, preheated lessons) serves every notebook,
+Debian Chromium opens each from the index and moves its sliders, offline: any request to another
+host fails, and the last test fails if a page asked for one.
 
 Skipped with a reason when /usr/bin/chromium is missing on a developer's machine;
 fails instead under CI=true, where .ci/run installs it.
@@ -12,31 +14,77 @@ from pathlib import Path
 
 import pytest
 
-from dplab.lab.browser import CHROMIUM, chromium, open_panels, slider_step, voila_server
+from dplab.lab.browser import CHROMIUM, chromium, external_requests, open_panels, slider_step, voila_server
 from dplab.lab.paths import notebooks_dir
+from dplab.lab.present import lessons
 
 NOTEBOOKS = notebooks_dir()
 STEP = f"{10**0.05:.3g}"  # one ArrowRight on a log epsilon slider at 1: 10^0.05
 
 
+@pytest.mark.browser
+def test_a_request_to_another_host_is_seen_and_fails():
+    """The last test's check can fail: a page that asks another host is recorded, and gets
+    nothing. (It runs first: one Playwright at a time, and the module's browser lives until the end.)"""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not installed")
+    with chromium() as context:
+        page = context.new_page()
+        page.set_content('<img src="https://cdn.jsdelivr.net/npm/x/logo.png">')
+        page.wait_for_timeout(500)
+        assert external_requests(context) == ["https://cdn.jsdelivr.net/npm/x/logo.png"]
+        assert page.evaluate("document.images[0].naturalWidth") == 0
+
+
 @pytest.fixture(scope="module")
-def pages():
-    """open(name) -> a page of that notebook served by its own Voila (kept for the module)."""
+def lab():
+    """(browser context, server): one ``make present`` server for the module, preheated."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but {CHROMIUM} is missing: .ci/run should have installed chromium")
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
-    opened = {}
     with ExitStack() as stack:
+        # no refill after a page takes its kernel: it would run each notebook a second time
+        server = stack.enter_context(voila_server(NOTEBOOKS, preheat=True, server=True,
+                                                  extra=("--VoilaKernelManager.fill_delay=3600",)))
         context = stack.enter_context(chromium())
+        yield context, server
 
-        def open_page(name: str):
-            if name not in opened:
-                url = stack.enter_context(voila_server(NOTEBOOKS / name))
-                opened[name] = open_panels(context, url)
-            return opened[name]
 
-        yield open_page
+@pytest.fixture(scope="module")
+def pages(lab):
+    """open(name) -> that lesson's page, opened from the index (kept for the module)."""
+    context, server = lab
+    opened = {}
+
+    def open_page(name: str):
+        if name not in opened:
+            index = context.new_page()
+            index.goto(server.url)
+            href = index.locator(f"a[href$='/{name}']").get_attribute("href")
+            index.close()
+            opened[name] = open_panels(context, server.url.replace("/?", href + "?", 1))
+        return opened[name]
+
+    return open_page
+
+
+@pytest.mark.browser
+def test_index_lists_every_lesson_in_teaching_order_with_its_title(lab):
+    context, server = lab
+    page = context.new_page()
+    page.goto(server.url)
+    expected = lessons(NOTEBOOKS)
+    assert len(expected) == len(list(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))) >= 6
+    links = page.locator("li a")
+    assert links.count() == len(expected)
+    for i, lesson in enumerate(expected):
+        assert links.nth(i).locator(".title").inner_text() == lesson["title"]
+        assert links.nth(i).get_attribute("href").endswith("/voila/render/" + lesson["path"])
+    assert [int(links.nth(i).locator(".number").inner_text()) for i in range(links.count())] == sorted(
+        lesson["number"] for lesson in expected)
+    assert "Laplace vs Gaussian" in links.first.inner_text()
+    page.close()
 
 
 @pytest.mark.browser
@@ -71,3 +119,12 @@ def test_slider_redraws_panel(pages, notebook, panel, slider, readout, text):
     assert src != before
     assert shown == readout or float(shown) == pytest.approx(float(readout), rel=0.01)
     assert text in box.locator(".widget-html").first.inner_text()
+
+
+@pytest.mark.browser
+def test_no_page_asked_another_host(lab, pages):
+    """Runs last: every page the module opened (the index, the lessons) stayed on 127.0.0.1."""
+    pages("01_laplace_vs_gaussian.ipynb")  # at least one lesson, when this test runs alone
+    context, _ = lab
+    assert external_requests(context) == []
+

@@ -1,12 +1,16 @@
-"""`make voila`: Ctrl-C stops the server and leaves no kernel behind (issue 12).
+"""`make present` and `make voila`: the index, the token, pages without external links, and
+Ctrl-C stops the server leaving no kernel behind (issue 12); the presenter's pieces.
 
-The test fails if the server ignores SIGINT or asks for a confirmation (``make`` would not
-return), or if a kernel it started outlives it. Voila is started with ``exec`` so that it, not
-a shell, is the process ``make`` waits for."""
+The Ctrl-C test fails if the server ignores SIGINT or asks for a confirmation (``make`` would not
+return), or if a kernel it started outlives it (``make present`` has one preheated kernel per
+lesson, some mid-start when the signal comes). The server is started with ``exec`` so that it,
+not a shell, is the process ``make`` waits for."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import signal
 import subprocess
 import time
@@ -16,7 +20,8 @@ import urllib.request
 import pytest
 
 from dplab.lab.browser import free_port
-from dplab.lab.paths import repo_root
+from dplab.lab.paths import notebooks_dir, repo_root
+from dplab.lab.present import WarmTurns, lessons, notebook_target
 
 
 def _processes() -> dict[int, tuple[int, int, str]]:
@@ -44,30 +49,64 @@ def _session_processes(sid: int) -> list[str]:
     return [cmd for pid, (_, s, cmd) in _processes().items() if s == sid]
 
 
+def _kernels(root: int) -> set[int]:
+    table = _processes()
+    return {pid for pid in _tree(root) if "ipykernel" in table[pid][2]}
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _get(url: str, timeout: float = 180) -> tuple[int, str]:
+    """(status, body) without following redirects; for a redirect, the body is its target."""
+    try:
+        with urllib.request.build_opener(_NoRedirect).open(url, timeout=timeout) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Location", "")
+
+
+EXTERNAL = re.compile(r"""<(?:link|script|img)[^>]+(?:href|src)=["']?(?:https?:)?//(?!127\.0\.0\.1)""")
+
+
 @pytest.mark.slow
-def test_ctrl_c_on_make_voila_leaves_no_kernel_behind():
+@pytest.mark.parametrize("target", [["voila", "NB=04"], ["present"]])
+def test_make_present_and_voila_serve_offline_behind_a_token_and_ctrl_c_leaves_no_kernel(target):
     port = free_port()
     env = dict(os.environ, DPLAB_PROGRESS="0")
-    make = subprocess.Popen(["make", "--no-print-directory", "voila", "NB=04", f"VOILA_ARGS=--port={port}"],
+    make = subprocess.Popen(["make", "--no-print-directory", *target,
+                             f"VOILA_ARGS=--Voila.port={port} --Voila.token=secret"],
                             cwd=repo_root(), start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=env)
+    root = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 120
         while True:
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api", timeout=2)
+                urllib.request.urlopen(root + "api", timeout=2)
                 break
             except urllib.error.HTTPError:
                 break
             except OSError:
-                assert time.monotonic() < deadline, "make voila did not start a server"
+                assert time.monotonic() < deadline, "make did not start a server"
                 time.sleep(0.3)
-        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=180).read()  # renders: a kernel runs
-        table = _processes()
-        started = {pid for pid in _tree(make.pid) if "ipykernel" in table[pid][2]}
-        assert started, "rendering the notebook started no kernel"
+        status, where = _get(root)
+        assert status in (401, 403) or (status == 302 and "/login" in where), "it answers without its token"
+        status, page = _get(root + "?token=secret")  # renders (a kernel runs)
+        assert status == 200
+        if target == ["present"]:
+            titles = re.findall(r'<span class="title">([^<]+)</span>', page)
+            assert titles == [lesson["title"] for lesson in lessons(notebooks_dir())]
+            status, page = _get(root + "voila/render/04_above_threshold_proof.ipynb?token=secret")
+            assert status == 200
+        assert "AboveThreshold" in page  # lesson 4's page
+        assert not EXTERNAL.search(page), EXTERNAL.search(page)
+        started = _kernels(make.pid)
+        assert started, "no kernel is running"
         os.killpg(make.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends to the foreground group
-        make.wait(timeout=30)
+        make.wait(timeout=60)
         deadline = time.monotonic() + 15
         while (started & set(_processes()) or _session_processes(make.pid)) and time.monotonic() < deadline:
             time.sleep(0.3)
@@ -79,3 +118,86 @@ def test_ctrl_c_on_make_voila_leaves_no_kernel_behind():
                 os.killpg(make.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_lessons_are_the_numbered_notebooks_in_order_with_title_and_time():
+    found = lessons(notebooks_dir())
+    names = sorted(p.name for p in notebooks_dir().glob("[0-9][0-9]_*.ipynb"))
+    assert [lesson["path"] for lesson in found] == names
+    assert [lesson["number"] for lesson in found] == [int(n[:2]) for n in names]
+    assert found[0]["title"] == "Laplace vs Gaussian: how much noise does privacy cost?"
+    assert found[0]["time"] == "about 40 minutes"
+    assert all(lesson["title"] and not lesson["title"][0].isdigit() for lesson in found)
+
+
+def test_notebook_target_by_number_path_or_folder():
+    assert notebook_target(None) == notebooks_dir()
+    assert notebook_target("03").name.startswith("03_")
+    assert notebook_target(str(notebooks_dir())) == notebooks_dir()
+    with pytest.raises(ValueError, match=r"notebook='99'"):
+        notebook_target("99")
+
+
+def _grant_order(slots: int, names: list[str], hurry: str | None = None) -> list[str]:
+    """Queue ``names`` together; each warm-up holds its turn for two rounds of the loop."""
+    order: list[str] = []
+
+    async def run():
+        turns = WarmTurns(slots)
+
+        async def warm(name):
+            await turns.acquire(name)
+            order.append(name)
+            await asyncio.sleep(0.01)
+            turns.release()
+
+        tasks = [asyncio.ensure_future(warm(n)) for n in names]
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        if hurry:
+            turns.hurry(hurry)
+        await asyncio.gather(*tasks)
+
+    asyncio.run(run())
+    return order
+
+
+def test_warm_turns_go_in_teaching_order_and_a_waited_for_lesson_first():
+    assert _grant_order(1, ["04_b", "02_a", "06_c", "01_z"]) == ["01_z", "02_a", "04_b", "06_c"]
+    assert _grant_order(1, ["04_b", "02_a", "06_c", "01_z"], hurry="06_c") == ["01_z", "06_c", "02_a", "04_b"]
+
+
+def test_warm_turns_run_at_most_slots_at_once_and_refuse_after_close():
+    running, peak = 0, 0
+
+    async def run(slots):
+        nonlocal running, peak
+        turns = WarmTurns(slots)
+
+        async def warm(name):
+            nonlocal running, peak
+            await turns.acquire(name)
+            running += 1
+            peak = max(peak, running)
+            await asyncio.sleep(0.01)
+            running -= 1
+            turns.release()
+
+        await asyncio.gather(*(warm(f"{i:02d}") for i in range(6)))
+        waiting = asyncio.ensure_future(turns.acquire("07"))  # slots are free: granted
+        await waiting
+        blocked = [asyncio.ensure_future(turns.acquire(f"{i:02d}")) for i in (8, 9)][slots - 1:]
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        turns.close()
+        results = await asyncio.gather(*blocked, return_exceptions=True)
+        assert results and all(isinstance(r, RuntimeError) and "stopping" in str(r) for r in results)
+        with pytest.raises(RuntimeError, match="stopping"):
+            await turns.acquire("10")
+
+    for slots in (1, 2):
+        peak = 0
+        asyncio.run(run(slots))
+        assert peak == slots
+    with pytest.raises(ValueError, match="slots=0"):
+        WarmTurns(0)

@@ -1,0 +1,242 @@
+"""``make present``: every lesson as a Voila app, from an index in teaching order.
+
+One Voila server on 127.0.0.1 with a token serves ``notebooks/``:
+
+- the index (``/``) lists the lessons in teaching order with their titles and times (the
+  template ``dplab`` in ``dplab/lab/jupyter/voila/templates/``; Voila's own tree lists file
+  names);
+- every lesson has a preheated kernel (Voila's ``preheat_kernel``, a pool of one per notebook)
+  that has already run the notebook, so a lesson opened after warm-up shows its plots at once;
+- the warm-ups are staggered: Voila would start every notebook's warm-up at once (nine full
+  notebook runs on two cores), so at most ``slots`` run at a time, in teaching order, and a
+  lesson a page is waiting for jumps the queue. The refill after a page takes its kernel waits
+  its turn the same way. The server logs ``dplab: <notebook> warm in N s`` and
+  ``dplab: warm-up done``;
+- nothing is fetched from another host: the template drops the two CDN stylesheets Voila's
+  page links (their Font Awesome is bundled in Voila's own script) and MathJax is Voila's
+  bundled copy;
+- Ctrl-C stops the server, which shuts every kernel down (``make present`` execs this process).
+
+``python -m dplab present NOTEBOOK`` serves one notebook the same way (``make voila NB=...``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+__all__ = ["Lesson", "WarmTurns", "lessons", "main", "notebook_target", "template_root", "voila_argv"]
+
+TEMPLATE = "dplab"
+
+
+def template_root() -> Path:
+    """The folder to put on ``JUPYTER_PATH``: it holds ``voila/templates/dplab``."""
+    return Path(__file__).with_name("jupyter")
+
+
+class Lesson(dict):
+    """One line of the index: ``number``, ``title``, ``time`` and ``path`` (a dict: it goes
+    into the page config as JSON)."""
+
+
+def lessons(folder: str | Path) -> list[Lesson]:
+    """The notebooks ``NN_*.ipynb`` of ``folder`` in teaching order (their number), each with the
+    title of its first heading and the time its intro states (``**Time:** about 40 minutes``)."""
+    found = []
+    for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        text = "".join(cells[0]["source"]) if cells and cells[0]["cell_type"] == "markdown" else ""
+        heading = re.search(r"^#\s+(?:\d+\.\s*)?(.+)$", text, re.MULTILINE)
+        spent = re.search(r"\*\*Time:\*\*\s*([^\n]+?)\.?\s*$", text, re.MULTILINE)
+        found.append(Lesson(number=int(path.name[:2]), path=path.name,
+                            title=heading.group(1).strip() if heading else path.stem,
+                            time=spent.group(1).strip() if spent else ""))
+    return found
+
+
+class WarmTurns:
+    """At most ``slots`` warm-ups at a time. A free slot goes to the notebook a page is waiting
+    for (``hurry``), else to the first in teaching order (the smallest name) among those waiting:
+    the warm-ups queued together at start run 01, 02, 03, ..."""
+
+    def __init__(self, slots: int = 1):
+        if slots < 1:
+            raise ValueError(f"slots must be >= 1, got slots={slots}")
+        self._free = slots
+        self._queue: list[tuple[str, asyncio.Future]] = []
+        self._urgent: set[str] = set()
+        self._closed = False
+
+    async def acquire(self, name: str) -> None:
+        """Wait for a turn; raises RuntimeError once the turns are closed (the server stops)."""
+        if self._closed:
+            raise RuntimeError(f"no warm-up of {name}: the server is stopping")
+        loop = asyncio.get_running_loop()
+        turn = loop.create_future()
+        self._queue.append((name, turn))
+        loop.call_soon(self._dispatch)  # after the others queued in this round of the loop
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release()  # granted, then cancelled: pass the turn on
+            else:
+                self._queue = [(n, t) for n, t in self._queue if t is not turn]
+            raise
+
+    def release(self) -> None:
+        self._free += 1
+        self._dispatch()
+
+    def close(self) -> None:
+        """No more turns: every waiting warm-up fails with RuntimeError (an Exception, which
+        Voila's ``shutdown_all`` expects of a pool task, where a cancellation would escape it)."""
+        self._closed = True
+        queue, self._queue = self._queue, []
+        for name, turn in queue:
+            if not turn.done():
+                turn.set_exception(RuntimeError(f"no warm-up of {name}: the server is stopping"))
+
+    def hurry(self, name: str) -> None:
+        """A page waits for ``name``: its warm-up goes first."""
+        if name in self.waiting:
+            self._urgent.add(name)
+
+    @property
+    def waiting(self) -> list[str]:
+        return [name for name, _ in self._queue]
+
+    def _dispatch(self) -> None:
+        while self._free > 0 and self._queue:
+            best = min(range(len(self._queue)),
+                       key=lambda i: (self._queue[i][0] not in self._urgent, self._queue[i][0]))
+            name, turn = self._queue.pop(best)
+            self._urgent.discard(name)
+            if not turn.done():
+                self._free -= 1
+                turn.set_result(None)
+
+
+def notebook_target(notebook: str | None) -> Path:
+    """What to serve: every lesson (``None`` or a folder), or one notebook by number (``"03"``) or path."""
+    from dplab.lab.paths import notebooks_dir
+
+    if not notebook:
+        return notebooks_dir()
+    if Path(notebook).exists():
+        return Path(notebook)
+    matches = sorted(notebooks_dir().glob(f"{notebook}*.ipynb"))
+    if len(matches) != 1:
+        names = ", ".join(p.name for p in sorted(notebooks_dir().glob("[0-9][0-9]_*.ipynb")))
+        raise ValueError(f"notebook must be a notebook's number or path, got notebook={notebook!r} "
+                         f"({len(matches)} matches; the lessons: {names})")
+    return matches[0]
+
+
+def _staggered(factory, slots: int):
+    """Wrap Voila's kernel-manager factory so that warm-ups take turns (see :class:`WarmTurns`)."""
+
+    def make(base, preheat_kernel, default_pool_size, **kwargs):
+        manager = factory(base, preheat_kernel, default_pool_size, **kwargs)
+        if not preheat_kernel:
+            return manager
+
+        class StaggeredKernelManager(manager):
+            def __init__(self, **kw):
+                self._turns = WarmTurns(slots)
+                self._started = time.monotonic()
+                self._first_round: set[str] | None = None
+                super().__init__(**kw)
+                self._first_round = set(self._pools)
+
+            async def _initialize(self, notebook_path, kernel_id=None, **kw):
+                if kernel_id is not None:  # a restart of a kernel in use, not a warm-up
+                    return await super()._initialize(notebook_path, kernel_id, **kw)
+                await self._turns.acquire(notebook_path)
+                start = time.monotonic()
+                self.log.info("dplab: %s warming", notebook_path)
+                try:
+                    content = await super()._initialize(notebook_path, kernel_id, **kw)
+                except BaseException:
+                    self._turns.release()
+                    raise
+
+                def warm(_task):
+                    self._turns.release()
+                    self.log.info("dplab: %s warm in %.1f s", notebook_path, time.monotonic() - start)
+                    if self._first_round is not None and notebook_path in self._first_round:
+                        self._first_round.discard(notebook_path)
+                        if not self._first_round:
+                            self.log.info("dplab: warm-up done: %d notebooks in %.1f s", len(self._pools),
+                                          time.monotonic() - self._started)
+
+                content["task"].add_done_callback(warm)
+                return content
+
+            async def shutdown_all(self, *args, **kw):
+                self._turns.close()  # no warm-up starts a kernel while the server stops
+                await super().shutdown_all(*args, **kw)
+
+            async def get_rendered_notebook(self, notebook_name, *args, **kw):
+                self._turns.hurry(notebook_name)
+                return await super().get_rendered_notebook(notebook_name, *args, **kw)
+
+        return StaggeredKernelManager
+
+    return make
+
+
+def _page_config_hook(folder: Path, projector: bool):
+    index = lessons(folder)
+
+    def hook(page_config, **kwargs):
+        if not str(kwargs.get("notebook_path") or "").endswith(".ipynb"):  # the index, not a lesson
+            page_config["dplabLessons"] = index
+        page_config["dplabProjector"] = projector
+        return page_config  # a lesson's renderer uses what the hook returns
+
+    return hook
+
+
+def voila_argv(target: str | Path, *, port: int | None = None, token: str | None = None,
+               slots: int = 1, preheat: bool = True, projector: bool = False) -> list[str]:
+    """Voila's command line for ``target`` (a folder: the index and every lesson; or one
+    notebook). ``token=None``: Voila makes one and prints it in the URL."""
+    argv = [str(target), "--no-browser", "--Voila.ip=127.0.0.1", f"--template={TEMPLATE}",
+            "--VoilaConfiguration.classic_tree=True", "--Voila.port_retries=0" if port else "",
+            f"--Voila.port={port}" if port else "",
+            f"--Voila.token={token}" if token is not None else "--Voila.auto_token=True"]
+    if preheat:
+        argv += ["--preheat_kernel=True", "--pool_size=1"]
+    if projector:
+        argv.append('--VoilaConfiguration.resources={"dplab_projector": true}')
+    return [a for a in argv if a]
+
+
+def main(target: str | Path | None = None, extra: list[str] | None = None, *, slots: int = 1,
+         preheat: bool = True, projector: bool = False) -> int:
+    """Serve ``target`` (default: the checkout's ``notebooks/``) in this process until Ctrl-C."""
+    from traitlets.config import Config
+    from voila import app
+
+    from dplab.lab.paths import notebooks_dir
+
+    target = Path(target) if target else notebooks_dir()
+    folder = target if target.is_dir() else target.parent
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(template_root()), os.environ.get("JUPYTER_PATH", "")) if p)
+    os.environ["DPLAB_PROGRESS"] = "0"  # no progress bars in a lesson's page
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # the kernels' plots
+    if projector:
+        os.environ["DPLAB_PROJECTOR"] = "1"
+    app.voila_kernel_manager_factory = _staggered(app.voila_kernel_manager_factory, slots)
+    config = Config()
+    config.VoilaConfiguration.page_config_hook = _page_config_hook(folder, projector)
+    argv = voila_argv(target, slots=slots, preheat=preheat, projector=projector) + list(extra or [])
+    app.Voila.launch_instance(argv=argv, config=config)
+    return 0
