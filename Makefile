@@ -64,6 +64,10 @@ present: $(VENV)/.lab-installed
 voila: $(VENV)/.lab-installed
 	exec $(PY) -m dplab present $(or $(NB),01) $(if $(filter-out 0,$(PROJECTOR)),--projector) $(VOILA_ARGS)
 
+# Every notebook with its stored outputs as static HTML, with an index (html/index.html): no server, no network.
+html: $(VENV)/.lab-installed
+	$(PY) -m dplab html
+
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
 

@@ -3,11 +3,13 @@
 Rows: Monte Carlo sweep throughput as a ratio to the raw numpy generator rate
 measured in the same run (goal >= 0.5); widget callback medians without a browser
 (recompute <= 20 ms, recompute + redraw <= 40 ms, the frame budget); the browser slider-to-new-plot
-median (goal <= 300 ms); nbval time per notebook (goal <= 20 s).
+median (goal <= 300 ms); nbval time per notebook (goal <= 20 s); ``make present``: the warm-up time,
+each lesson's first plot after warm-up (goal <= 3 s) and a slider step while its refill runs.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 import subprocess
 import sys
@@ -87,6 +89,63 @@ def browser_drag(notebook: Path):
         return None
     with voila_server(notebook) as url, chromium_page(url) as page:
         return slider_drag(page, "epsilon")
+
+
+def _warm_counts(log: str) -> tuple[int, int]:
+    """(warm-ups started, warm-ups finished) in a ``make present`` server's log."""
+    return len(re.findall(r"dplab: \S+ warming", log)), len(re.findall(r"dplab: \S+ warm in", log))
+
+
+def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, str, str]]:
+    """``make present`` in Chromium: the warm-up (every lesson run once, one at a time); then, per
+    lesson, from a click on the index to its first plot, and the median slider step (key press to
+    new plot) while that lesson's refill runs (Voila re-runs the notebook to refill the pool a
+    second after a page takes its kernel). Before each lesson, every warm-up has finished."""
+    from dplab.lab.browser import CHROMIUM, chromium, slider_step, voila_server
+    from dplab.lab.paths import notebooks_dir
+    from dplab.lab.present import lessons
+
+    if not Path(CHROMIUM).exists():
+        return [("present: warm-up and first plot", "no /usr/bin/chromium", "")]
+    rows = []
+    with voila_server(notebooks_dir(), preheat=True, server=True) as server, chromium() as context:
+        deadline = time.monotonic() + 900
+        while not (done := re.search(r"warm-up done: (\d+) notebooks in ([\d.]+) s", server.log_text())):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no warm-up after 900 s:\n{server.log_text()[-3000:]}")
+            time.sleep(0.5)
+        rows.append(("present: warm-up, every lesson run once, one at a time",
+                     f"{float(done.group(2)):.1f} s for {done.group(1)} lessons", "printed"))
+        firsts = []
+        for lesson in lessons(notebooks_dir()):
+            if only is not None and lesson["path"][:2] != only:
+                continue
+            while (counts := _warm_counts(server.log_text()))[0] != counts[1]:  # after warm-up
+                time.sleep(0.5)
+            page = context.new_page()
+            page.set_default_timeout(180_000)
+            page.goto(server.url)
+            start = time.perf_counter()
+            page.locator(f"a[href$='/{lesson['path']}']").click()
+            page.wait_for_selector(".dplab-panel .noUi-handle")
+            page.wait_for_selector(".dplab-panel img")
+            first = time.perf_counter() - start
+            firsts.append(first)
+            page.wait_for_timeout(1500)  # the refill starts fill_delay (1 s) after the page took its kernel
+            before = _warm_counts(server.log_text())
+            times = [slider_step(page, "epsilon", key="ArrowRight" if i % 2 == 0 else "ArrowLeft")[0]
+                     for i in range(steps)]
+            after = _warm_counts(server.log_text())
+            refilling = before[0] > before[1] and after[1] == before[1]  # one ran through every step
+            rows.append((f"present {lesson['path'][:2]}: index click to first plot (after warm-up)",
+                         f"{first:.2f} s", "<= 3 s"))
+            rows.append((f"present {lesson['path'][:2]}: slider step median while its refill runs",
+                         f"{statistics.median(times) * 1e3:.0f} ms"
+                         + ("" if refilling else " (NO refill ran throughout)"), "<= 300 ms"))
+            page.close()
+        if len(firsts) > 1:
+            rows.append(("present: first plot after warm-up, worst lesson", f"{max(firsts):.2f} s", "<= 3 s"))
+    return rows
 
 
 def nbval_time(notebook: Path) -> float:
@@ -294,6 +353,8 @@ def run_bench(browser: bool = True, notebook: str | None = None) -> int:
                              f"{drag.frames_per_second:.1f} fps, {drag.release_to_final_ms:.0f} ms, "
                              f"{'yes' if drag.final_matches else 'NO'}", ">= 12 fps (median), <= 150 ms"))
         rows.append((f"nbval {report.NOTEBOOK}", f"{nbval_time(nb):.1f} s", "<= 20 s"))
+    if browser:
+        rows += present_rows(notebook)
     if len(drag_rates) > 1:
         rows.append(("browser: mouse-drag frames per second, median over the notebooks",
                      f"{statistics.median(drag_rates):.1f} fps", ">= 12 fps"))

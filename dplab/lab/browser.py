@@ -32,7 +32,7 @@ CHROMIUM_ARGS = [
 #: no request leaves the machine: every host but 127.0.0.1 fails to resolve (a page that asks a CDN
 #: would stay unstyled in a classroom without internet, so the tests must see that request fail)
 OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-_LOCAL = re.compile(r"^(https?|wss?)://127\.0\.0\.1[:/]|^(data|blob|about):")
+_LOCAL = re.compile(r"^(https?|wss?)://127\.0\.0\.1[:/]|^(data|blob|about|file):")
 
 __all__ = ["CHROMIUM", "DragResult", "Server", "chromium", "chromium_page", "external_requests", "free_port",
            "open_panels", "slider_drag", "slider_step", "voila_server"]

@@ -1,4 +1,5 @@
-"""The lab's command line: ``python -m dplab figures | answers | bench | optimise | stamp | present``."""
+"""The lab's command line: ``python -m dplab figures | answers | bench | optimise | stamp | present |
+html``."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     present.add_argument("--no-preheat", action="store_true", help="run a lesson only when it is opened")
     present.add_argument("--projector", action="store_true",
                          help="projector style: larger text, thicker lines (also DPLAB_PROJECTOR=1)")
+    html = sub.add_parser("html", help="every notebook with its stored outputs as static HTML, with an index "
+                          "(offline)")
+    html.add_argument("--out", default=None, help="output folder (default: the checkout's html/)")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "present":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -73,6 +77,13 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.notebooks:
             stamp_notebook(path)
             print(f"stamped {path}")
+        return 0
+    if args.command == "html":
+        from dplab.lab.paths import notebooks_dir, repo_root
+        from dplab.lab.static_html import write_html
+
+        pages = write_html(notebooks_dir(), args.out or repo_root() / "html")
+        print(f"wrote {len(pages)} pages; open {pages[0]} in a browser")
         return 0
     if args.command == "present":
         import os

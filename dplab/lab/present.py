@@ -40,8 +40,8 @@ def template_root() -> Path:
 
 
 class Lesson(dict):
-    """One line of the index: ``number``, ``title``, ``time`` and ``path`` (a dict: it goes
-    into the page config as JSON)."""
+    """One line of the index: ``number``, ``title``, ``time``, ``path`` (the notebook's file name)
+    and ``link`` (relative to the server's root); a dict: it goes into the page config as JSON."""
 
 
 def lessons(folder: str | Path) -> list[Lesson]:
@@ -53,7 +53,7 @@ def lessons(folder: str | Path) -> list[Lesson]:
         text = "".join(cells[0]["source"]) if cells and cells[0]["cell_type"] == "markdown" else ""
         heading = re.search(r"^#\s+(?:\d+\.\s*)?(.+)$", text, re.MULTILINE)
         spent = re.search(r"\*\*Time:\*\*\s*([^\n]+?)\.?\s*$", text, re.MULTILINE)
-        found.append(Lesson(number=int(path.name[:2]), path=path.name,
+        found.append(Lesson(number=int(path.name[:2]), path=path.name, link=f"voila/render/{path.name}",
                             title=heading.group(1).strip() if heading else path.stem,
                             time=spent.group(1).strip() if spent else ""))
     return found
