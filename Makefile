@@ -8,6 +8,11 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 # NB: a notebook's number (03) or path, for make voila / make bench
 NB ?=
 export MPLBACKEND := Agg
+# PROJECTOR=1 (make present, make voila, make lab): the projector style, larger text and thicker lines
+PROJECTOR ?=
+ifneq ($(filter-out 0,$(PROJECTOR)),)
+export DPLAB_PROJECTOR := 1
+endif
 
 .PHONY: lab present test test-fast figures optimise notebooks bench voila html lint clean
 
@@ -54,15 +59,14 @@ bench: $(VENV)/.test-installed
 
 # In front of a class: every lesson as a Voila app from an index (127.0.0.1, a token, preheated
 # kernels, offline). exec: the server replaces the recipe's shell, so Ctrl-C reaches it and it shuts
-# its kernels down. VOILA_ARGS: options for Voila (e.g. --Voila.port=8866); PROJECTOR=1: larger text.
+# its kernels down. VOILA_ARGS: options for Voila (e.g. --Voila.port=8866).
 VOILA_ARGS ?=
-PROJECTOR ?=
 present: $(VENV)/.lab-installed
-	exec $(PY) -m dplab present $(if $(filter-out 0,$(PROJECTOR)),--projector) $(VOILA_ARGS)
+	exec $(PY) -m dplab present $(VOILA_ARGS)
 
 # One notebook (by number or path; default 01), the same way.
 voila: $(VENV)/.lab-installed
-	exec $(PY) -m dplab present $(or $(NB),01) $(if $(filter-out 0,$(PROJECTOR)),--projector) $(VOILA_ARGS)
+	exec $(PY) -m dplab present $(or $(NB),01) $(VOILA_ARGS)
 
 # Every notebook with its stored outputs as static HTML, with an index (html/index.html): no server, no network.
 html: $(VENV)/.lab-installed

@@ -204,7 +204,7 @@ def _page_config_hook(folder: Path, projector: bool):
 
 
 def voila_argv(target: str | Path, *, port: int | None = None, token: str | None = None,
-               slots: int = 1, preheat: bool = True, projector: bool = False) -> list[str]:
+               preheat: bool = True) -> list[str]:
     """Voila's command line for ``target`` (a folder: the index and every lesson; or one
     notebook). ``token=None``: Voila makes one and prints it in the URL."""
     argv = [str(target), "--no-browser", "--Voila.ip=127.0.0.1", f"--template={TEMPLATE}",
@@ -213,8 +213,6 @@ def voila_argv(target: str | Path, *, port: int | None = None, token: str | None
             f"--Voila.token={token}" if token is not None else "--Voila.auto_token=True"]
     if preheat:
         argv += ["--preheat_kernel=True", "--pool_size=1"]
-    if projector:
-        argv.append('--VoilaConfiguration.resources={"dplab_projector": true}')
     return [a for a in argv if a]
 
 
@@ -237,6 +235,8 @@ def main(target: str | Path | None = None, extra: list[str] | None = None, *, sl
     app.voila_kernel_manager_factory = _staggered(app.voila_kernel_manager_factory, slots)
     config = Config()
     config.VoilaConfiguration.page_config_hook = _page_config_hook(folder, projector)
-    argv = voila_argv(target, slots=slots, preheat=preheat, projector=projector) + list(extra or [])
+    if projector:  # the lesson pages' larger text (the template reads it)
+        config.VoilaConfiguration.resources = {"dplab_projector": True}
+    argv = voila_argv(target, preheat=preheat) + list(extra or [])
     app.Voila.launch_instance(argv=argv, config=config)
     return 0
