@@ -7,15 +7,19 @@ One Voila server on 127.0.0.1 with a token serves ``notebooks/``:
   names);
 - every lesson has a preheated kernel (Voila's ``preheat_kernel``, a pool of one per notebook)
   that has already run the notebook, so a lesson opened after warm-up shows its plots at once;
-- the warm-ups are staggered: Voila would start every notebook's warm-up at once (nine full
-  notebook runs on two cores), so at most ``slots`` run at a time, in teaching order, and a
-  lesson a page is waiting for jumps the queue. The refill after a page takes its kernel waits
-  its turn the same way. The server logs ``dplab: <notebook> warm in N s`` and
-  ``dplab: warm-up done``;
+- the warm-ups are staggered: Voila 0.5 starts every notebook's warm-up at once (every notebook
+  run at the same time on two cores), and no setting changes that, so its kernel-manager factory
+  is wrapped: at most ``slots`` warm-ups run at a time, in teaching order, and a lesson a page is
+  waiting for jumps the queue. The refill Voila starts a second after a page takes its kernel
+  waits its turn the same way. The server logs ``dplab: <notebook> warming``,
+  ``dplab: <notebook> warm in N s`` and ``dplab: warm-up done: ...``;
 - nothing is fetched from another host: the template drops the two CDN stylesheets Voila's
   page links (their Font Awesome is bundled in Voila's own script) and MathJax is Voila's
   bundled copy;
-- Ctrl-C stops the server, which shuts every kernel down (``make present`` execs this process).
+- Ctrl-C stops the server, which shuts every kernel down (``make present`` execs this process),
+  and no queued warm-up starts a kernel meanwhile;
+- the projector style (``--projector`` or ``DPLAB_PROJECTOR=1``) reaches the kernels through
+  the environment (:mod:`dplab.lab.plots` scales the figures) and the pages through the template.
 
 ``python -m dplab present NOTEBOOK`` serves one notebook the same way (``make voila NB=...``).
 """
@@ -203,17 +207,15 @@ def _page_config_hook(folder: Path, projector: bool):
     return hook
 
 
-def voila_argv(target: str | Path, *, port: int | None = None, token: str | None = None,
-               preheat: bool = True) -> list[str]:
+def voila_argv(target: str | Path, *, preheat: bool = True) -> list[str]:
     """Voila's command line for ``target`` (a folder: the index and every lesson; or one
-    notebook). ``token=None``: Voila makes one and prints it in the URL."""
+    notebook): 127.0.0.1, the dplab template, a token Voila makes and prints in the URL (a later
+    ``--Voila.token=...`` sets one), one preheated kernel per notebook."""
     argv = [str(target), "--no-browser", "--Voila.ip=127.0.0.1", f"--template={TEMPLATE}",
-            "--VoilaConfiguration.classic_tree=True", "--Voila.port_retries=0" if port else "",
-            f"--Voila.port={port}" if port else "",
-            f"--Voila.token={token}" if token is not None else "--Voila.auto_token=True"]
+            "--VoilaConfiguration.classic_tree=True", "--Voila.auto_token=True"]
     if preheat:
         argv += ["--preheat_kernel=True", "--pool_size=1"]
-    return [a for a in argv if a]
+    return argv
 
 
 def main(target: str | Path | None = None, extra: list[str] | None = None, *, slots: int = 1,
