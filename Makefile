@@ -9,9 +9,10 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 NB ?=
 export MPLBACKEND := Agg
 # PROJECTOR=1 (make present, make voila, make lab): the projector style, larger text and thicker lines
+# (only for these: stored outputs and figures/ are always made in the plain style)
 PROJECTOR ?=
 ifneq ($(filter-out 0,$(PROJECTOR)),)
-export DPLAB_PROJECTOR := 1
+present voila lab: export DPLAB_PROJECTOR := 1
 endif
 
 .PHONY: lab present test test-fast figures optimise notebooks bench voila html lint clean
@@ -34,15 +35,15 @@ lab: $(VENV)/.lab-installed
 # Everything: ruff, unit tests, report rows and figures, every notebook (nbval), the browser tests.
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
-	$(BIN)/pytest --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
+	DPLAB_PROJECTOR=0 $(BIN)/pytest --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
 
 # The inner loop: no notebooks, no report rows or figures, no browser (under a minute).
 test-fast: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
-	$(BIN)/pytest -q -m "not slow and not browser" tests
+	DPLAB_PROJECTOR=0 $(BIN)/pytest -q -m "not slow and not browser" tests
 
 figures: $(VENV)/.lab-installed
-	$(PY) -m dplab figures
+	DPLAB_PROJECTOR=0 $(PY) -m dplab figures
 
 # Re-optimise the shipped k = 256 p-Identity strategy (a minute or two); commit the result,
 # then run make figures notebooks. make figures itself only reads it.
@@ -50,12 +51,12 @@ optimise: $(VENV)/.lab-installed
 	$(PY) -m dplab optimise
 
 notebooks: $(VENV)/.test-installed
-	DPLAB_PROGRESS=0 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+	DPLAB_PROGRESS=0 DPLAB_PROJECTOR=0 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
 	$(BIN)/nbstripout --keep-output --keep-count --extra-keys "metadata.widgets" notebooks/*.ipynb
 	$(PY) -m dplab stamp notebooks/*.ipynb
 
 bench: $(VENV)/.test-installed
-	$(PY) -m dplab bench $(if $(NB),--notebook $(NB))
+	DPLAB_PROJECTOR=0 $(PY) -m dplab bench $(if $(NB),--notebook $(NB))
 
 # In front of a class: every lesson as a Voila app from an index (127.0.0.1, a token, preheated
 # kernels, offline). exec: the server replaces the recipe's shell, so Ctrl-C reaches it and it shuts

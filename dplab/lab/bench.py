@@ -93,7 +93,8 @@ def browser_drag(notebook: Path):
 
 def _warm_counts(log: str) -> tuple[int, int]:
     """(warm-ups started, warm-ups finished) in a ``make present`` server's log."""
-    return len(re.findall(r"dplab: \S+ warming", log)), len(re.findall(r"dplab: \S+ warm in", log))
+    started = re.findall(r"dplab: \S+ warming$", log, re.M)
+    return len(started), len(re.findall(r"dplab: \S+ .* after [\d.]+ s$", log, re.M))
 
 
 def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, str, str]]:
@@ -121,6 +122,8 @@ def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, st
             if only is not None and lesson["path"][:2] != only:
                 continue
             while (counts := _warm_counts(server.log_text()))[0] != counts[1]:  # after warm-up
+                if time.monotonic() > deadline + 900:
+                    raise TimeoutError(f"a warm-up never ended:\n{server.log_text()[-3000:]}")
                 time.sleep(0.5)
             page = context.new_page()
             page.set_default_timeout(180_000)

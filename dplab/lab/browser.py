@@ -34,8 +34,19 @@ CHROMIUM_ARGS = [
 OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 _LOCAL = re.compile(r"^(https?|wss?)://127\.0\.0\.1[:/]|^(data|blob|about|file):")
 
-__all__ = ["CHROMIUM", "DragResult", "Server", "chromium", "chromium_page", "external_requests", "free_port",
-           "open_panels", "slider_drag", "slider_step", "voila_server"]
+#: what in a page's HTML would fetch from another host: a link, script, image or frame, or a module import
+EXTERNAL_RESOURCE = re.compile(
+    r"""<(?:link|script|img|iframe)\b[^>]*\b(?:href|src)=["']?(?:https?:)?//(?!127\.0\.0\.1[:/])"""
+    r"""|import\(\s*["'](?:https?:)?//(?!127\.0\.0\.1[:/])""")
+
+__all__ = ["CHROMIUM", "EXTERNAL_RESOURCE", "DragResult", "Server", "chromium", "chromium_page",
+           "external_resources", "external_requests", "free_port", "new_context", "open_panels",
+           "slider_drag", "slider_step", "voila_server"]
+
+
+def external_resources(html: str) -> list[str]:
+    """The places in ``html`` that would fetch from another host (:data:`EXTERNAL_RESOURCE`)."""
+    return [m.group(0) for m in EXTERNAL_RESOURCE.finditer(html)]
 
 
 def free_port() -> int:
@@ -109,21 +120,25 @@ def chromium():
     (:func:`external_requests`)."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS + OFFLINE_ARGS, headless=True,
-            viewport={"width": 1400, "height": 1000},
-        )
-        _EXTERNAL[id(context)] = external = []
-        context.on("request", lambda request: _LOCAL.match(request.url) or external.append(request.url))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + OFFLINE_ARGS,
+                                    headless=True)
         try:
-            yield context
+            yield new_context(browser)
         finally:
-            _EXTERNAL.pop(id(context), None)
-            context.close()
+            browser.close()
 
 
 _EXTERNAL: dict[int, list[str]] = {}
+
+
+def new_context(browser):
+    """A fresh browser context (its own cookies) of ``browser`` that records requests to other hosts."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    _EXTERNAL[id(context)] = external = []
+    context.on("request", lambda request: _LOCAL.match(request.url) or external.append(request.url))
+    context.on("close", lambda _: _EXTERNAL.pop(id(context), None))
+    return context
 
 
 def external_requests(context) -> list[str]:

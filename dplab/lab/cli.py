@@ -91,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         from dplab.lab.present import main as present
         from dplab.lab.present import notebook_target
 
-        return present(notebook_target(args.notebook), extra, slots=args.slots, preheat=not args.no_preheat,
+        try:
+            target = notebook_target(args.notebook)
+        except ValueError as error:  # e.g. VOILA_ARGS="--port 8866": 8866 read as the notebook
+            parser.error(f"{error}; options for Voila take the form --Voila.port=8866")
+        return present(target, extra, slots=args.slots, preheat=not args.no_preheat,
                        projector=args.projector or os.environ.get("DPLAB_PROJECTOR", "") not in ("", "0"))
     return 2  # pragma: no cover

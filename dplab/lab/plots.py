@@ -65,6 +65,9 @@ def scale_for_projector(fig, text: float = PROJECTOR["text"], line: float = PROJ
                 if group:
                     ax.tick_params(axis=which, which=kind, labelsize=group[0].label1.get_fontsize() * text,
                                    width=group[0].tick1line.get_markeredgewidth() * line)
+    for ax in fig.axes:
+        for label in (ax.xaxis.label, ax.yaxis.label):
+            label._dplab_plain_size = label.get_fontsize()  # _refit never shrinks it below this
     for artist in fig.findobj(Text):
         if artist not in tick_parts and artist.get_text():
             artist.set_fontsize(artist.get_fontsize() * text)
@@ -80,7 +83,7 @@ def scale_for_projector(fig, text: float = PROJECTOR["text"], line: float = PROJ
 
 def _refit(fig, renderer) -> None:
     """After scaling: a legend anchored below its axes moves below the x-axis label (which grew),
-    and an axis label longer than its axes shrinks to fit."""
+    and an axis label longer than its axes shrinks to fit, but never below its plain size."""
     for ax in fig.axes:
         to_axes = ax.transAxes.inverted()
         legend = ax.get_legend()
@@ -93,13 +96,15 @@ def _refit(fig, renderer) -> None:
             extent = label.get_window_extent(renderer)
             length = max(extent.width, extent.height)
             if label.get_text() and length > room > 0:
-                label.set_fontsize(label.get_fontsize() * room / length)
+                plain = getattr(label, "_dplab_plain_size", 0.0)
+                label.set_fontsize(max(label.get_fontsize() * room / length, plain))
 
 
 class LabFigure(Figure):
     """Every lab figure. In the projector style it scales its text, lines and markers up
     (:func:`scale_for_projector`) once, just before its first draw, when all its artists exist,
-    then lays itself out again (:func:`_refit`, then ``tight_layout`` as the code asked for it).
+    then lays itself out again (:func:`_refit`, then ``tight_layout`` as the code asked for it,
+    which accounts for legends below the axes and so replaces a ``subplots_adjust`` made after it).
     Otherwise it is a plain Figure."""
 
     _projected = False
@@ -152,7 +157,9 @@ class FastPNG:
     rendered again for that frame: slower, but never stale. The legends of the axes that hold
     dynamic artists are pasted back over them from the background (a copy of their pixels), so
     the moving curves pass under a legend as in a full draw rather than across its text; pasting
-    costs nothing, where drawing a legend every frame took 10-50 ms (measured).
+    costs nothing, where drawing a legend every frame took 10-50 ms (measured). A full draw shows
+    the curves faintly through a translucent legend (matplotlib's framealpha 0.8); the pasted
+    legend hides them within its box (2 px wider), and a frameless legend would hide them too.
     """
 
     def __init__(self, fig, dynamic):

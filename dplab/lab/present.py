@@ -10,9 +10,10 @@ One Voila server on 127.0.0.1 with a token serves ``notebooks/``:
 - the warm-ups are staggered: Voila 0.5 starts every notebook's warm-up at once (every notebook
   run at the same time on two cores), and no setting changes that, so its kernel-manager factory
   is wrapped: at most ``slots`` warm-ups run at a time, in teaching order, and a lesson a page is
-  waiting for jumps the queue. The refill Voila starts a second after a page takes its kernel
-  waits its turn the same way. The server logs ``dplab: <notebook> warming``,
-  ``dplab: <notebook> warm in N s`` and ``dplab: warm-up done: ...``;
+  waiting for starts at once instead of queueing (it gets the pool's kernel, not a cold one). The
+  refill Voila starts a second after a page takes its kernel queues the same way. The server logs
+  ``dplab: <notebook> warming``, then ``dplab: <notebook> warm after N s`` (or ``failed ...``, or
+  ``opened by a page while warming ...``), and ``dplab: warm-up done: ...`` after the first round;
 - nothing is fetched from another host: the template drops the two CDN stylesheets Voila's
   page links (their Font Awesome is bundled in Voila's own script) and MathJax is Voila's
   bundled copy;
@@ -36,6 +37,8 @@ from pathlib import Path
 __all__ = ["Lesson", "WarmTurns", "lessons", "main", "notebook_target", "template_root", "voila_argv"]
 
 TEMPLATE = "dplab"
+#: seconds after which a warm-up that has not finished gives its turn to the next
+WARM_TIMEOUT = 300.0
 
 
 def template_root() -> Path:
@@ -64,22 +67,28 @@ def lessons(folder: str | Path) -> list[Lesson]:
 
 
 class WarmTurns:
-    """At most ``slots`` warm-ups at a time. A free slot goes to the notebook a page is waiting
-    for (``hurry``), else to the first in teaching order (the smallest name) among those waiting:
-    the warm-ups queued together at start run 01, 02, 03, ..."""
+    """At most ``slots`` warm-ups at a time, the first in teaching order (the smallest name) among
+    those waiting first: the warm-ups queued together at start run 01, 02, 03, ... A warm-up a
+    page is waiting for (``hurry``) does not queue: it starts at once, beside the others (a page
+    is foreground work); the queue then waits until fewer than ``slots`` run."""
 
     def __init__(self, slots: int = 1):
         if slots < 1:
             raise ValueError(f"slots must be >= 1, got slots={slots}")
-        self._free = slots
+        self.slots = slots
+        self.running = 0  # warm-ups holding a turn
         self._queue: list[tuple[str, asyncio.Future]] = []
-        self._urgent: set[str] = set()
+        self._urgent: set[str] = set()  # hurried before they queued (a refill in its delay)
         self._closed = False
 
     async def acquire(self, name: str) -> None:
         """Wait for a turn; raises RuntimeError once the turns are closed (the server stops)."""
         if self._closed:
             raise RuntimeError(f"no warm-up of {name}: the server is stopping")
+        if name in self._urgent:
+            self._urgent.discard(name)
+            self.running += 1
+            return
         loop = asyncio.get_running_loop()
         turn = loop.create_future()
         self._queue.append((name, turn))
@@ -94,7 +103,8 @@ class WarmTurns:
             raise
 
     def release(self) -> None:
-        self._free += 1
+        """A warm-up has finished (or failed, or was cut short): the next may start."""
+        self.running -= 1
         self._dispatch()
 
     def close(self) -> None:
@@ -107,22 +117,24 @@ class WarmTurns:
                 turn.set_exception(RuntimeError(f"no warm-up of {name}: the server is stopping"))
 
     def hurry(self, name: str) -> None:
-        """A page waits for ``name``: its warm-up goes first."""
-        if name in self.waiting:
-            self._urgent.add(name)
+        """A page waits for ``name``'s warm-up: it starts now, whether queued or about to queue."""
+        for i, (queued, turn) in enumerate(self._queue):
+            if queued == name and not turn.done():
+                del self._queue[i]
+                self.running += 1
+                turn.set_result(None)
+                return
+        self._urgent.add(name)
 
     @property
     def waiting(self) -> list[str]:
         return [name for name, _ in self._queue]
 
     def _dispatch(self) -> None:
-        while self._free > 0 and self._queue:
-            best = min(range(len(self._queue)),
-                       key=lambda i: (self._queue[i][0] not in self._urgent, self._queue[i][0]))
-            name, turn = self._queue.pop(best)
-            self._urgent.discard(name)
+        while self.running < self.slots and self._queue:
+            name, turn = self._queue.pop(min(range(len(self._queue)), key=lambda i: self._queue[i][0]))
             if not turn.done():
-                self._free -= 1
+                self.running += 1
                 turn.set_result(None)
 
 
@@ -155,39 +167,72 @@ def _staggered(factory, slots: int):
                 self._turns = WarmTurns(slots)
                 self._started = time.monotonic()
                 self._first_round: set[str] | None = None
+                self._warming: set[str] = set()  # holding a turn now
                 super().__init__(**kw)
                 self._first_round = set(self._pools)
+                for name in self._pools:  # a page opened before its warm-up started takes the pool's
+                    self.notebook_data.setdefault(name, {"kernel_ids": set()})  # kernel, not a cold one
 
             async def _initialize(self, notebook_path, kernel_id=None, **kw):
                 if kernel_id is not None:  # a restart of a kernel in use, not a warm-up
                     return await super()._initialize(notebook_path, kernel_id, **kw)
                 await self._turns.acquire(notebook_path)
+                self._warming.add(notebook_path)
                 start = time.monotonic()
-                self.log.info("dplab: %s warming", notebook_path)
-                try:
-                    content = await super()._initialize(notebook_path, kernel_id, **kw)
-                except BaseException:
-                    self._turns.release()
-                    raise
+                released = False
 
-                def warm(_task):
+                def done(outcome: str) -> None:
+                    nonlocal released
+                    if released:
+                        return
+                    released = True
+                    self._warming.discard(notebook_path)
                     self._turns.release()
-                    self.log.info("dplab: %s warm in %.1f s", notebook_path, time.monotonic() - start)
+                    seconds = time.monotonic() - start
+                    self.log.info("dplab: %s %s after %.1f s", notebook_path, outcome, seconds)
                     if self._first_round is not None and notebook_path in self._first_round:
                         self._first_round.discard(notebook_path)
                         if not self._first_round:
                             self.log.info("dplab: warm-up done: %d notebooks in %.1f s", len(self._pools),
                                           time.monotonic() - self._started)
 
-                content["task"].add_done_callback(warm)
+                self.log.info("dplab: %s warming", notebook_path)
+                # a cell that never ends must not stop every later warm-up: its turn passes on
+                handle = asyncio.get_running_loop().call_later(WARM_TIMEOUT, done,
+                                                               "still warming: turn passed on")
+                try:
+                    content = await super()._initialize(notebook_path, kernel_id, **kw)
+                except BaseException as error:
+                    handle.cancel()
+                    done(f"failed to start ({error!r})")
+                    raise
+                renderer = content["renderer"]
+                data = self.notebook_data[notebook_path]
+                for key, value in (("notebook", renderer.notebook), ("template", renderer.template_name),
+                                   ("theme", renderer.theme),
+                                   ("kernel_name", renderer.notebook.metadata.kernelspec.name)):
+                    data.setdefault(key, value)
+
+                def finished(task: asyncio.Task) -> None:
+                    handle.cancel()
+                    if task.cancelled() or task.exception() is not None:
+                        done(f"failed ({'cancelled' if task.cancelled() else repr(task.exception())})")
+                    elif renderer.stop_generator:
+                        done("opened by a page while warming, handed over")
+                    else:
+                        done("warm")
+
+                content["task"].add_done_callback(finished)
                 return content
 
             async def shutdown_all(self, *args, **kw):
-                self._turns.close()  # no warm-up starts a kernel while the server stops
+                self._turns.close()  # no queued warm-up starts a kernel while the server stops
                 await super().shutdown_all(*args, **kw)
 
             async def get_rendered_notebook(self, notebook_name, *args, **kw):
-                self._turns.hurry(notebook_name)
+                pool = self._pools.get(notebook_name, [])
+                if pool and not pool[0].done() and notebook_name not in self._warming:
+                    self._turns.hurry(notebook_name)  # its warm-up has not started: a page waits for it
                 return await super().get_rendered_notebook(notebook_name, *args, **kw)
 
         return StaggeredKernelManager

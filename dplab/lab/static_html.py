@@ -4,8 +4,9 @@ students who only read: no server and no network.
 The pages use nbconvert's lab look through the template ``dplab_static`` (in
 ``dplab/lab/jupyter/nbconvert/templates/``), which drops require.js and the mermaid loader, and
 load MathJax 2 from a ``mathjax/`` folder copied beside them from the jupyter-server-mathjax
-package. The glossary and the teaching notes become pages too, and the index is the same
-template as ``make present``'s, with links to the pages. Open ``html/index.html`` in a browser.
+package. A live panel's place (its widget state is not stored) gets a note saying so. The
+glossary and the teaching notes become pages too, and the index is the same template as
+``make present``'s, with links to the pages. Open ``html/index.html`` in a browser.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from dplab.lab.present import lessons, template_root
 
-__all__ = ["EXTRA_PAGES", "MATHJAX_URL", "write_html"]
+__all__ = ["EXTRA_PAGES", "MATHJAX_URL", "PANEL_NOTE", "write_html"]
 
 #: MathJax 2 as nbconvert's lab template configures it, from the folder beside the pages
 MATHJAX_URL = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"
@@ -33,6 +34,23 @@ def _exporter():
     exporter = HTMLExporter(template_name="dplab_static")
     exporter.mathjax_url = MATHJAX_URL
     return exporter
+
+
+#: what a reader of a static page sees where a notebook shows a live panel
+PANEL_NOTE = ("<p><em>Here the notebook shows a live panel: sliders and a plot that follows them. "
+              "The figure above shows it at its default values; run the notebook (make lab), or "
+              "make present, to move the sliders.</em></p>")
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def _without_widgets(notebook):
+    """Each widget output (a panel: its saved state is stripped, so a page could show only the
+    widget's text form, ``VBox(children=...``) becomes :data:`PANEL_NOTE`."""
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if WIDGET in output.get("data", {}):
+                output["data"] = {"text/html": PANEL_NOTE}
+    return notebook
 
 
 def _relink(html: str) -> str:
@@ -55,7 +73,8 @@ def write_html(folder: str | Path, out: str | Path) -> list[Path]:
     written = []
     index = lessons(folder)
     for lesson in index:
-        body, _ = exporter.from_filename(str(folder / lesson["path"]))
+        notebook = _without_widgets(nbformat.read(folder / lesson["path"], as_version=4))
+        body, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"name": lesson["title"]}})
         page = out / Path(lesson["path"]).with_suffix(".html").name
         page.write_text(_relink(body), encoding="utf-8")
         lesson["link"] = page.name

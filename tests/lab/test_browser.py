@@ -1,6 +1,7 @@
 """A real browser: one ``make present`` server (index, preheated lessons) serves every notebook,
-Debian Chromium opens each from the index and moves its sliders, offline: any request to another
-host fails, and the last test fails if a page asked for one.
+Debian Chromium opens each from the index (a click on its link, the token in a cookie) and moves
+its sliders, offline: any request to another host fails, and the module's teardown fails if a
+page asked for one.
 
 Skipped with a reason when /usr/bin/chromium is missing on a developer's machine;
 fails instead under CI=true, where .ci/run installs it.
@@ -14,26 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from dplab.lab.browser import CHROMIUM, chromium, external_requests, open_panels, slider_step, voila_server
+from dplab.lab.browser import (
+    CHROMIUM,
+    chromium,
+    external_requests,
+    new_context,
+    slider_step,
+    voila_server,
+)
 from dplab.lab.paths import notebooks_dir
 from dplab.lab.present import lessons
 
 NOTEBOOKS = notebooks_dir()
 STEP = f"{10**0.05:.3g}"  # one ArrowRight on a log epsilon slider at 1: 10^0.05
-
-
-@pytest.mark.browser
-def test_a_request_to_another_host_is_seen_and_fails():
-    """The last test's check can fail: a page that asks another host is recorded, and gets
-    nothing. (It runs first: one Playwright at a time, and the module's browser lives until the end.)"""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not installed")
-    with chromium() as context:
-        page = context.new_page()
-        page.set_content('<img src="https://cdn.jsdelivr.net/npm/x/logo.png">')
-        page.wait_for_timeout(500)
-        assert external_requests(context) == ["https://cdn.jsdelivr.net/npm/x/logo.png"]
-        assert page.evaluate("document.images[0].naturalWidth") == 0
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +43,19 @@ def lab():
                                                   extra=("--VoilaKernelManager.fill_delay=3600",)))
         context = stack.enter_context(chromium())
         yield context, server
+        assert external_requests(context) == [], "a page asked another host"
+
+
+@pytest.mark.browser
+def test_a_request_to_another_host_is_seen_and_fails(lab):
+    """The teardown's check can fail: a page that asks another host is recorded, and gets nothing."""
+    context = new_context(lab[0].browser)
+    page = context.new_page()
+    page.set_content('<img src="https://cdn.jsdelivr.net/npm/x/logo.png">')
+    page.wait_for_timeout(500)
+    assert external_requests(context) == ["https://cdn.jsdelivr.net/npm/x/logo.png"]
+    assert page.evaluate("document.images[0].naturalWidth") == 0
+    context.close()
 
 
 @pytest.fixture(scope="module")
@@ -59,11 +66,13 @@ def pages(lab):
 
     def open_page(name: str):
         if name not in opened:
-            index = context.new_page()
-            index.goto(server.url)
-            href = index.locator(f"a[href$='/{name}']").get_attribute("href")
-            index.close()
-            opened[name] = open_panels(context, server.url.replace("/?", href + "?", 1))
+            page = context.new_page()
+            page.set_default_timeout(180_000)
+            page.goto(server.url)  # the token in the URL once: the server answers with a cookie
+            page.locator(f"a[href$='/{name}']").click()
+            page.wait_for_selector(".dplab-panel .noUi-handle")
+            page.wait_for_selector(".dplab-panel img")
+            opened[name] = page
         return opened[name]
 
     return open_page
@@ -119,12 +128,4 @@ def test_slider_redraws_panel(pages, notebook, panel, slider, readout, text):
     assert src != before
     assert shown == readout or float(shown) == pytest.approx(float(readout), rel=0.01)
     assert text in box.locator(".widget-html").first.inner_text()
-
-
-@pytest.mark.browser
-def test_no_page_asked_another_host(lab, pages):
-    """Runs last: every page the module opened (the index, the lessons) stayed on 127.0.0.1."""
-    pages("01_laplace_vs_gaussian.ipynb")  # at least one lesson, when this test runs alone
-    context, _ = lab
-    assert external_requests(context) == []
 

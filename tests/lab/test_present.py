@@ -19,14 +19,15 @@ import urllib.request
 
 import pytest
 
-from dplab.lab.browser import free_port
+from dplab.lab.browser import external_resources, free_port
 from dplab.lab.paths import notebooks_dir, repo_root
 from dplab.lab.present import WarmTurns, lessons, notebook_target
 
 
 def _processes() -> dict[int, tuple[int, int, str]]:
     """pid -> (parent pid, session id, command line) of every process."""
-    out = subprocess.run(["ps", "-e", "-o", "pid=,ppid=,sid=,args="], capture_output=True, text=True).stdout
+    out = subprocess.run(["ps", "-ww", "-e", "-o", "pid=,ppid=,sid=,args="], capture_output=True,
+                         text=True).stdout
     table = {}
     for line in out.splitlines():
         pid, ppid, sid, *args = line.split(None, 3)
@@ -68,18 +69,22 @@ def _get(url: str, timeout: float = 180) -> tuple[int, str]:
         return error.code, error.headers.get("Location", "")
 
 
-EXTERNAL = re.compile(r"""<(?:link|script|img)[^>]+(?:href|src)=["']?(?:https?:)?//(?!127\.0\.0\.1)""")
+def _kernels_of(connection_dir: str) -> list[str]:
+    """Kernels still running on a connection file of ``connection_dir`` (whatever their session)."""
+    return [cmd for _, _, cmd in _processes().values() if "ipykernel" in cmd and connection_dir in cmd]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("target", [["voila", "NB=04"], ["present"]])
-def test_make_present_and_voila_serve_offline_behind_a_token_and_ctrl_c_leaves_no_kernel(target):
+def test_make_present_and_voila_serve_offline_behind_a_token_and_ctrl_c_leaves_no_kernel(target, tmp_path):
     port = free_port()
     env = dict(os.environ, DPLAB_PROGRESS="0")
+    log_path = tmp_path / "server.log"
+    log = open(log_path, "wb")  # noqa: SIM115 -- closed in finally
     make = subprocess.Popen(["make", "--no-print-directory", *target,
                              f"VOILA_ARGS=--Voila.port={port} --Voila.token=secret"],
-                            cwd=repo_root(), start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=env)
+                            cwd=repo_root(), start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
+                            env=env)
     root = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 120
@@ -94,25 +99,33 @@ def test_make_present_and_voila_serve_offline_behind_a_token_and_ctrl_c_leaves_n
                 time.sleep(0.3)
         status, where = _get(root)
         assert status in (401, 403) or (status == 302 and "/login" in where), "it answers without its token"
-        status, page = _get(root + "?token=secret")  # renders (a kernel runs)
+        status, page = _get(root + "?token=secret")  # make voila: lesson 4; make present: the index
         assert status == 200
         if target == ["present"]:
             titles = re.findall(r'<span class="title">([^<]+)</span>', page)
             assert titles == [lesson["title"] for lesson in lessons(notebooks_dir())]
+            assert not external_resources(page)
+            # asked for while lesson 1 warms up: lesson 4 starts at once on its pool's kernel
             status, page = _get(root + "voila/render/04_above_threshold_proof.ipynb?token=secret")
             assert status == 200
         assert "AboveThreshold" in page  # lesson 4's page
-        assert not EXTERNAL.search(page), EXTERNAL.search(page)
-        started = _kernels(make.pid)
-        assert started, "no kernel is running"
+        assert not external_resources(page), external_resources(page)
+        text = log_path.read_text()
+        connection_dir = re.search(r"Storing connection files in (\S+?)\.?$", text, re.M).group(1)
+        if target == ["present"]:
+            assert re.search(r"Using pre-heated kernel: \S+ for 04_above_threshold_proof.ipynb", text), text
+            warming = re.findall(r"dplab: (\d\d)_\S+ warming", text)
+            assert warming[:2] == ["01", "04"], warming  # 04 did not queue behind 02 and 03
+        assert _kernels_of(connection_dir), "no kernel is running"
         os.killpg(make.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends to the foreground group
         make.wait(timeout=60)
         deadline = time.monotonic() + 15
-        while (started & set(_processes()) or _session_processes(make.pid)) and time.monotonic() < deadline:
+        while (_kernels_of(connection_dir) or _session_processes(make.pid)) and time.monotonic() < deadline:
             time.sleep(0.3)
-        assert not started & set(_processes()), "a kernel outlived the server"
+        assert _kernels_of(connection_dir) == [], "a kernel outlived the server"
         assert _session_processes(make.pid) == []
     finally:
+        log.close()
         if make.poll() is None or _session_processes(make.pid):
             try:
                 os.killpg(make.pid, signal.SIGKILL)
@@ -162,9 +175,26 @@ def _grant_order(slots: int, names: list[str], hurry: str | None = None) -> list
     return order
 
 
-def test_warm_turns_go_in_teaching_order_and_a_waited_for_lesson_first():
+def test_warm_turns_go_in_teaching_order_and_a_waited_for_lesson_starts_at_once():
     assert _grant_order(1, ["04_b", "02_a", "06_c", "01_z"]) == ["01_z", "02_a", "04_b", "06_c"]
     assert _grant_order(1, ["04_b", "02_a", "06_c", "01_z"], hurry="06_c") == ["01_z", "06_c", "02_a", "04_b"]
+
+    async def run():
+        turns = WarmTurns(1)
+        await turns.acquire("01")  # the one slot is taken
+        turns.hurry("03")  # a page waits for 03 before its warm-up has queued (a refill's delay)
+        await asyncio.wait_for(turns.acquire("03"), 1)  # no wait: it runs beside 01
+        assert turns.running == 2
+        later = asyncio.ensure_future(turns.acquire("02"))
+        await asyncio.sleep(0.01)
+        turns.release()
+        await asyncio.sleep(0.01)
+        assert not later.done()  # one still runs: the queue waits for a free slot
+        turns.release()
+        await asyncio.wait_for(later, 1)
+        assert turns.running == 1
+
+    asyncio.run(run())
 
 
 def test_warm_turns_run_at_most_slots_at_once_and_refuse_after_close():

@@ -9,13 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from dplab.lab.browser import CHROMIUM, chromium, external_requests
+from dplab.lab.browser import CHROMIUM, chromium, external_requests, external_resources
 from dplab.lab.paths import notebooks_dir
 from dplab.lab.present import lessons
-from dplab.lab.static_html import EXTRA_PAGES, MATHJAX_URL, write_html
-
-# a resource the page would fetch from another host (a link, a script, an image, a module import)
-EXTERNAL = re.compile(r"""<(?:link|script|img|iframe)[^>]+(?:href|src)=["']?(?:https?:)?//|import\(["']https?://""")
+from dplab.lab.static_html import EXTRA_PAGES, MATHJAX_URL, PANEL_NOTE, write_html
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +33,19 @@ def test_every_lesson_and_the_glossary_become_pages_linked_from_the_index(site):
     lesson_one = (site / links[0]).read_text()
     assert 'href="00_glossary.html"' in lesson_one and 'href="00_glossary.md"' not in lesson_one
     assert lesson_one.count("<img") >= 3  # the stored figures are in the page
+    assert PANEL_NOTE in lesson_one and "VBox(children" not in lesson_one  # a panel's place, explained
 
 
 @pytest.mark.slow
 def test_no_page_asks_another_host_and_mathjax_is_beside_them(site):
     for page in site.glob("*.html"):
-        text = page.read_text()
-        assert not EXTERNAL.search(text), (page.name, EXTERNAL.search(text))
+        assert not external_resources(page.read_text()), (page.name, external_resources(page.read_text()))
     assert (site / MATHJAX_URL.split("?")[0]).is_file()
     assert MATHJAX_URL in (site / "05_net_mechanism.html").read_text()
     # the pattern sees what nbconvert's own lab template would load from a CDN
-    assert EXTERNAL.search('<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js">')
+    assert external_resources('<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1/require.js">')
+    assert external_resources('const m = (await import("https://cdnjs.cloudflare.com/x.mjs")).default;')
+    assert not external_resources('<script src="/voila/static/voila.js"></script><img src="data:,">')
 
 
 @pytest.mark.browser
