@@ -9,7 +9,6 @@ each lesson's first plot after warm-up (goal <= 3 s) and a slider step while its
 
 from __future__ import annotations
 
-import re
 import statistics
 import subprocess
 import sys
@@ -91,54 +90,41 @@ def browser_drag(notebook: Path):
         return slider_drag(page, "epsilon")
 
 
-def _warm_counts(log: str) -> tuple[int, int]:
-    """(warm-ups started, warm-ups finished) in a ``make present`` server's log."""
-    started = re.findall(r"dplab: \S+ warming$", log, re.M)
-    return len(started), len(re.findall(r"dplab: \S+ .* after [\d.]+ s$", log, re.M))
-
-
 def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, str, str]]:
     """``make present`` in Chromium: the warm-up (every lesson run once, one at a time); then, per
     lesson, from a click on the index to its first plot, and the median slider step (key press to
     new plot) while that lesson's refill runs (Voila re-runs the notebook to refill the pool a
     second after a page takes its kernel). Before each lesson, every warm-up has finished."""
-    from dplab.lab.browser import CHROMIUM, chromium, slider_step, voila_server
+    from dplab.lab.browser import CHROMIUM, chromium, open_lesson, slider_step, voila_server
     from dplab.lab.paths import notebooks_dir
-    from dplab.lab.present import lessons
+    from dplab.lab.present import lessons, warm_counts, warm_up_done
 
     if not Path(CHROMIUM).exists():
         return [("present: warm-up and first plot", "no /usr/bin/chromium", "")]
     rows = []
     with voila_server(notebooks_dir(), preheat=True, server=True) as server, chromium() as context:
         deadline = time.monotonic() + 900
-        while not (done := re.search(r"warm-up done: (\d+) notebooks in ([\d.]+) s", server.log_text())):
+        while not (done := warm_up_done(server.log_text())):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no warm-up after 900 s:\n{server.log_text()[-3000:]}")
             time.sleep(0.5)
         rows.append(("present: warm-up, every lesson run once, one at a time",
-                     f"{float(done.group(2)):.1f} s for {done.group(1)} lessons", "printed"))
+                     f"{done[1]:.1f} s for {done[0]} lessons", "printed"))
         firsts = []
         for lesson in lessons(notebooks_dir()):
             if only is not None and lesson["path"][:2] != only:
                 continue
-            while (counts := _warm_counts(server.log_text()))[0] != counts[1]:  # after warm-up
+            while (counts := warm_counts(server.log_text()))[0] != counts[1]:  # after warm-up
                 if time.monotonic() > deadline + 900:
                     raise TimeoutError(f"a warm-up never ended:\n{server.log_text()[-3000:]}")
                 time.sleep(0.5)
-            page = context.new_page()
-            page.set_default_timeout(180_000)
-            page.goto(server.url)
-            start = time.perf_counter()
-            page.locator(f"a[href$='/{lesson['path']}']").click()
-            page.wait_for_selector(".dplab-panel .noUi-handle")
-            page.wait_for_selector(".dplab-panel img")
-            first = time.perf_counter() - start
+            page, first = open_lesson(context, server.url, lesson["path"])
             firsts.append(first)
             page.wait_for_timeout(1500)  # the refill starts fill_delay (1 s) after the page took its kernel
-            before = _warm_counts(server.log_text())
+            before = warm_counts(server.log_text())
             times = [slider_step(page, "epsilon", key="ArrowRight" if i % 2 == 0 else "ArrowLeft")[0]
                      for i in range(steps)]
-            after = _warm_counts(server.log_text())
+            after = warm_counts(server.log_text())
             refilling = before[0] > before[1] and after[1] == before[1]  # one ran through every step
             rows.append((f"present {lesson['path'][:2]}: index click to first plot (after warm-up)",
                          f"{first:.2f} s", "<= 3 s"))

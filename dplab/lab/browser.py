@@ -40,8 +40,8 @@ EXTERNAL_RESOURCE = re.compile(
     r"""|import\(\s*["'](?:https?:)?//(?!127\.0\.0\.1[:/])""")
 
 __all__ = ["CHROMIUM", "EXTERNAL_RESOURCE", "DragResult", "Server", "chromium", "chromium_page",
-           "external_resources", "external_requests", "free_port", "new_context", "open_panels",
-           "slider_drag", "slider_step", "voila_server"]
+           "external_resources", "external_requests", "free_port", "new_context", "open_lesson",
+           "open_panels", "slider_drag", "slider_step", "voila_server", "wait_until_serving"]
 
 
 def external_resources(html: str) -> list[str]:
@@ -55,12 +55,31 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_serving(root: str, proc: subprocess.Popen, timeout: float = 120.0,
+                       log: Path | None = None) -> None:
+    """Wait until the server ``proc`` started answers HTTP on ``root`` (any answer, a login
+    redirect included); raise if it exits first (with the end of ``log``) or after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:] if log else ""
+            raise RuntimeError(f"the server exited with {proc.returncode}:\n{tail}")
+        try:
+            urllib.request.urlopen(root + "api", timeout=2)
+            return
+        except urllib.error.HTTPError:  # any HTTP answer: the server is up
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no server answered on {root} within {timeout} s") from None
+            time.sleep(0.3)
+
+
 @dataclass
 class Server:
     """A running ``python -m dplab present``: its root URL with the token, and its log."""
 
     url: str
-    token: str
     log: Path
 
     def log_text(self) -> str:
@@ -85,21 +104,8 @@ def voila_server(target: str | Path, timeout: float = 120.0, *, preheat: bool = 
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
         root = f"http://127.0.0.1:{port}/"
         try:
-            deadline = time.monotonic() + timeout
-            while True:
-                if proc.poll() is not None:
-                    tail = log_path.read_text()[-3000:]
-                    raise RuntimeError(f"voila exited with {proc.returncode}:\n{tail}")
-                try:
-                    urllib.request.urlopen(root + "api", timeout=2)
-                    break
-                except urllib.error.HTTPError:  # any HTTP answer: the server is up
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise TimeoutError(f"voila did not answer on {root} within {timeout} s") from None
-                    time.sleep(0.3)
-            found = Server(f"{root}?token={token}", token, log_path)
+            wait_until_serving(root, proc, timeout, log_path)
+            found = Server(f"{root}?token={token}", log_path)
             yield found if server else found.url
         finally:
             try:
@@ -146,14 +152,31 @@ def external_requests(context) -> list[str]:
     return list(_EXTERNAL[id(context)])
 
 
+def _panels_drawn(page) -> None:
+    page.wait_for_selector(".dplab-panel .noUi-handle")
+    page.wait_for_selector(".dplab-panel img")
+
+
 def open_panels(context, url: str, timeout_ms: float = 180_000):
     """A new page on ``url``, returned once its first slider panel has drawn its plot."""
     page = context.new_page()
     page.set_default_timeout(timeout_ms)
     page.goto(url)
-    page.wait_for_selector(".dplab-panel .noUi-handle")
-    page.wait_for_selector(".dplab-panel img")
+    _panels_drawn(page)
     return page
+
+
+def open_lesson(context, index_url: str, notebook: str, timeout_ms: float = 180_000):
+    """Open the ``make present`` index at ``index_url`` (with its token: the server answers with a
+    cookie), click the lesson ``notebook``'s link; return (page, seconds from the click until its
+    first panel has drawn its plot)."""
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    page.goto(index_url)
+    start = time.perf_counter()
+    page.locator(f"a[href$='/{notebook}']").click()
+    _panels_drawn(page)
+    return page, time.perf_counter() - start
 
 
 @contextmanager

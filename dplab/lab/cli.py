@@ -86,8 +86,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {len(pages)} pages; open {pages[0]} in a browser")
         return 0
     if args.command == "present":
-        import os
-
         from dplab.lab.present import main as present
         from dplab.lab.present import notebook_target
 
@@ -96,5 +94,5 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:  # e.g. VOILA_ARGS="--port 8866": 8866 read as the notebook
             parser.error(f"{error}; options for Voila take the form --Voila.port=8866")
         return present(target, extra, slots=args.slots, preheat=not args.no_preheat,
-                       projector=args.projector or os.environ.get("DPLAB_PROJECTOR", "") not in ("", "0"))
+                       projector=True if args.projector else None)
     return 2  # pragma: no cover

@@ -32,9 +32,11 @@ import json
 import os
 import re
 import time
+from collections import Counter
 from pathlib import Path
 
-__all__ = ["Lesson", "WarmTurns", "lessons", "main", "notebook_target", "template_root", "voila_argv"]
+__all__ = ["WarmTurns", "lessons", "main", "notebook_target", "template_root", "use_templates", "voila_argv",
+           "warm_counts", "warm_up_done"]
 
 TEMPLATE = "dplab"
 #: seconds after which a warm-up that has not finished gives its turn to the next
@@ -42,27 +44,31 @@ WARM_TIMEOUT = 300.0
 
 
 def template_root() -> Path:
-    """The folder to put on ``JUPYTER_PATH``: it holds ``voila/templates/dplab``."""
+    """The folder of dplab's Jupyter templates: ``voila/templates/dplab`` (make present) and
+    ``nbconvert/templates/dplab_static`` (make html)."""
     return Path(__file__).with_name("jupyter")
 
 
-class Lesson(dict):
-    """One line of the index: ``number``, ``title``, ``time``, ``path`` (the notebook's file name)
-    and ``link`` (relative to the server's root); a dict: it goes into the page config as JSON."""
+def use_templates() -> None:
+    """Put :func:`template_root` first on ``JUPYTER_PATH`` (Voila and nbconvert look there)."""
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(template_root()), os.environ.get("JUPYTER_PATH", "")) if p)
 
 
-def lessons(folder: str | Path) -> list[Lesson]:
-    """The notebooks ``NN_*.ipynb`` of ``folder`` in teaching order (their number), each with the
-    title of its first heading and the time its intro states (``**Time:** about 40 minutes``)."""
+def lessons(folder: str | Path) -> list[dict]:
+    """The notebooks ``NN_*.ipynb`` of ``folder`` in teaching order (their number), one line of the
+    index each: ``number``, ``title`` (its first heading), ``time`` (what its intro states,
+    ``**Time:** about 40 minutes``), ``path`` (its file name) and ``link`` (from the server's root).
+    Plain dicts: they go into the page config as JSON."""
     found = []
     for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
         text = "".join(cells[0]["source"]) if cells and cells[0]["cell_type"] == "markdown" else ""
         heading = re.search(r"^#\s+(?:\d+\.\s*)?(.+)$", text, re.MULTILINE)
         spent = re.search(r"\*\*Time:\*\*\s*([^\n]+?)\.?\s*$", text, re.MULTILINE)
-        found.append(Lesson(number=int(path.name[:2]), path=path.name, link=f"voila/render/{path.name}",
-                            title=heading.group(1).strip() if heading else path.stem,
-                            time=spent.group(1).strip() if spent else ""))
+        found.append({"number": int(path.name[:2]), "path": path.name, "link": f"voila/render/{path.name}",
+                      "title": heading.group(1).strip() if heading else path.stem,
+                      "time": spent.group(1).strip() if spent else ""})
     return found
 
 
@@ -76,7 +82,7 @@ class WarmTurns:
         if slots < 1:
             raise ValueError(f"slots must be >= 1, got slots={slots}")
         self.slots = slots
-        self.running = 0  # warm-ups holding a turn
+        self.holding: Counter[str] = Counter()  # warm-ups holding a turn, by notebook
         self._queue: list[tuple[str, asyncio.Future]] = []
         self._urgent: set[str] = set()  # hurried before they queued (a refill in its delay)
         self._closed = False
@@ -87,7 +93,7 @@ class WarmTurns:
             raise RuntimeError(f"no warm-up of {name}: the server is stopping")
         if name in self._urgent:
             self._urgent.discard(name)
-            self.running += 1
+            self.holding[name] += 1
             return
         loop = asyncio.get_running_loop()
         turn = loop.create_future()
@@ -97,14 +103,22 @@ class WarmTurns:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self.release()  # granted, then cancelled: pass the turn on
+                self.release(name)  # granted, then cancelled: pass the turn on
             else:
                 self._queue = [(n, t) for n, t in self._queue if t is not turn]
             raise
 
-    def release(self) -> None:
-        """A warm-up has finished (or failed, or was cut short): the next may start."""
-        self.running -= 1
+    @property
+    def running(self) -> int:
+        return self.holding.total()
+
+    def release(self, name: str) -> None:
+        """``name``'s warm-up has finished (or failed, or was cut short): the next may start."""
+        if self.holding[name] <= 0:
+            raise ValueError(f"name must hold a turn, got name={name!r}")
+        self.holding[name] -= 1
+        if not self.holding[name]:
+            del self.holding[name]
         self._dispatch()
 
     def close(self) -> None:
@@ -117,25 +131,36 @@ class WarmTurns:
                 turn.set_exception(RuntimeError(f"no warm-up of {name}: the server is stopping"))
 
     def hurry(self, name: str) -> None:
-        """A page waits for ``name``'s warm-up: it starts now, whether queued or about to queue."""
+        """A page waits for ``name``'s warm-up: it starts now, whether queued or about to queue
+        (nothing to do if it runs already)."""
+        if self.holding[name]:
+            return
         for i, (queued, turn) in enumerate(self._queue):
             if queued == name and not turn.done():
                 del self._queue[i]
-                self.running += 1
+                self.holding[name] += 1
                 turn.set_result(None)
                 return
         self._urgent.add(name)
-
-    @property
-    def waiting(self) -> list[str]:
-        return [name for name, _ in self._queue]
 
     def _dispatch(self) -> None:
         while self.running < self.slots and self._queue:
             name, turn = self._queue.pop(min(range(len(self._queue)), key=lambda i: self._queue[i][0]))
             if not turn.done():
-                self.running += 1
+                self.holding[name] += 1
                 turn.set_result(None)
+
+
+def warm_counts(log: str) -> tuple[int, int]:
+    """(warm-ups started, warm-ups ended, however) in the server's log."""
+    return (len(re.findall(r"dplab: \S+ warming$", log, re.M)),
+            len(re.findall(r"dplab: \S+ .* after [\d.]+ s$", log, re.M)))
+
+
+def warm_up_done(log: str) -> tuple[int, float] | None:
+    """(notebooks, seconds) once the server's log says the first round of warm-ups is done."""
+    done = re.search(r"dplab: warm-up done: (\d+) notebooks in ([\d.]+) s", log)
+    return (int(done.group(1)), float(done.group(2))) if done else None
 
 
 def notebook_target(notebook: str | None) -> Path:
@@ -167,7 +192,6 @@ def _staggered(factory, slots: int):
                 self._turns = WarmTurns(slots)
                 self._started = time.monotonic()
                 self._first_round: set[str] | None = None
-                self._warming: set[str] = set()  # holding a turn now
                 super().__init__(**kw)
                 self._first_round = set(self._pools)
                 for name in self._pools:  # a page opened before its warm-up started takes the pool's
@@ -177,7 +201,6 @@ def _staggered(factory, slots: int):
                 if kernel_id is not None:  # a restart of a kernel in use, not a warm-up
                     return await super()._initialize(notebook_path, kernel_id, **kw)
                 await self._turns.acquire(notebook_path)
-                self._warming.add(notebook_path)
                 start = time.monotonic()
                 released = False
 
@@ -186,8 +209,7 @@ def _staggered(factory, slots: int):
                     if released:
                         return
                     released = True
-                    self._warming.discard(notebook_path)
-                    self._turns.release()
+                    self._turns.release(notebook_path)
                     seconds = time.monotonic() - start
                     self.log.info("dplab: %s %s after %.1f s", notebook_path, outcome, seconds)
                     if self._first_round is not None and notebook_path in self._first_round:
@@ -231,8 +253,8 @@ def _staggered(factory, slots: int):
 
             async def get_rendered_notebook(self, notebook_name, *args, **kw):
                 pool = self._pools.get(notebook_name, [])
-                if pool and not pool[0].done() and notebook_name not in self._warming:
-                    self._turns.hurry(notebook_name)  # its warm-up has not started: a page waits for it
+                if pool and not pool[0].done():  # a page waits for its warm-up
+                    self._turns.hurry(notebook_name)
                 return await super().get_rendered_notebook(notebook_name, *args, **kw)
 
         return StaggeredKernelManager
@@ -264,17 +286,20 @@ def voila_argv(target: str | Path, *, preheat: bool = True) -> list[str]:
 
 
 def main(target: str | Path | None = None, extra: list[str] | None = None, *, slots: int = 1,
-         preheat: bool = True, projector: bool = False) -> int:
-    """Serve ``target`` (default: the checkout's ``notebooks/``) in this process until Ctrl-C."""
+         preheat: bool = True, projector: bool | None = None) -> int:
+    """Serve ``target`` (default: the checkout's ``notebooks/``) in this process until Ctrl-C.
+    ``projector=None``: as ``DPLAB_PROJECTOR`` says (:func:`dplab.lab.plots.projector_mode`)."""
     from traitlets.config import Config
     from voila import app
 
     from dplab.lab.paths import notebooks_dir
+    from dplab.lab.plots import projector_mode
 
+    if projector is None:
+        projector = projector_mode()
     target = Path(target) if target else notebooks_dir()
     folder = target if target.is_dir() else target.parent
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        p for p in (str(template_root()), os.environ.get("JUPYTER_PATH", "")) if p)
+    use_templates()
     os.environ["DPLAB_PROGRESS"] = "0"  # no progress bars in a lesson's page
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # the kernels' plots
     if projector:

@@ -11,11 +11,10 @@ glossary and the teaching notes become pages too, and the index is the same temp
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
-from dplab.lab.present import lessons, template_root
+from dplab.lab.present import lessons, template_root, use_templates
 
 __all__ = ["EXTRA_PAGES", "MATHJAX_URL", "PANEL_NOTE", "write_html"]
 
@@ -29,8 +28,7 @@ EXTRA_PAGES = {"00_glossary.md": "Glossary: notation and neighbour relations",
 def _exporter():
     from nbconvert import HTMLExporter
 
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        p for p in (str(template_root()), os.environ.get("JUPYTER_PATH", "")) if p)
+    use_templates()
     exporter = HTMLExporter(template_name="dplab_static")
     exporter.mathjax_url = MATHJAX_URL
     return exporter

@@ -14,12 +14,14 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from dplab.lab.browser import (
     CHROMIUM,
     chromium,
     external_requests,
     new_context,
+    open_lesson,
     slider_step,
     voila_server,
 )
@@ -66,13 +68,7 @@ def pages(lab):
 
     def open_page(name: str):
         if name not in opened:
-            page = context.new_page()
-            page.set_default_timeout(180_000)
-            page.goto(server.url)  # the token in the URL once: the server answers with a cookie
-            page.locator(f"a[href$='/{name}']").click()
-            page.wait_for_selector(".dplab-panel .noUi-handle")
-            page.wait_for_selector(".dplab-panel img")
-            opened[name] = page
+            opened[name], _ = open_lesson(context, server.url, name)
         return opened[name]
 
     return open_page
@@ -106,7 +102,7 @@ def test_epsilon_slider_redraws_plot_and_readout(pages):
     _, new_readout, src = slider_step(page, "epsilon")  # waits for a new plot image
     assert src != before
     assert float(new_readout) == pytest.approx(10**0.05, rel=0.01)
-    assert f"ε = {STEP}" in box.locator(".widget-html").first.inner_text()
+    expect(box.locator(".widget-html").first).to_contain_text(f"ε = {STEP}", timeout=10_000)
     _, back, _ = slider_step(page, "epsilon", key="ArrowLeft")
     assert float(back) == pytest.approx(1.0, rel=0.01)
 
@@ -127,5 +123,6 @@ def test_slider_redraws_panel(pages, notebook, panel, slider, readout, text):
     _, shown, src = slider_step(page, slider, panel=panel)
     assert src != before
     assert shown == readout or float(shown) == pytest.approx(float(readout), rel=0.01)
-    assert text in box.locator(".widget-html").first.inner_text()
+    # the readout is a widget message of its own, sent after the image's: wait for it too
+    expect(box.locator(".widget-html").first).to_contain_text(text, timeout=10_000)
 

@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from dplab.lab.browser import external_resources, free_port
+from dplab.lab.browser import external_resources, free_port, wait_until_serving
 from dplab.lab.paths import notebooks_dir, repo_root
 from dplab.lab.present import WarmTurns, lessons, notebook_target
 
@@ -35,24 +35,9 @@ def _processes() -> dict[int, tuple[int, int, str]]:
     return table
 
 
-def _tree(root: int) -> set[int]:
-    """``root`` and all its descendants (a kernel may run in a session of its own)."""
-    table, found = _processes(), {root}
-    while True:
-        more = {pid for pid, (ppid, _, _) in table.items() if ppid in found} - found
-        if not more:
-            return found
-        found |= more
-
-
 def _session_processes(sid: int) -> list[str]:
     """The command lines of the processes still in session ``sid``."""
     return [cmd for pid, (_, s, cmd) in _processes().items() if s == sid]
-
-
-def _kernels(root: int) -> set[int]:
-    table = _processes()
-    return {pid for pid in _tree(root) if "ipykernel" in table[pid][2]}
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -87,16 +72,7 @@ def test_make_present_and_voila_serve_offline_behind_a_token_and_ctrl_c_leaves_n
                             env=env)
     root = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(root + "api", timeout=2)
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "make did not start a server"
-                time.sleep(0.3)
+        wait_until_serving(root, make, log=log_path)
         status, where = _get(root)
         assert status in (401, 403) or (status == 302 and "/login" in where), "it answers without its token"
         status, page = _get(root + "?token=secret")  # make voila: lesson 4; make present: the index
@@ -162,7 +138,7 @@ def _grant_order(slots: int, names: list[str], hurry: str | None = None) -> list
             await turns.acquire(name)
             order.append(name)
             await asyncio.sleep(0.01)
-            turns.release()
+            turns.release(name)
 
         tasks = [asyncio.ensure_future(warm(n)) for n in names]
         await asyncio.sleep(0)
@@ -186,11 +162,13 @@ def test_warm_turns_go_in_teaching_order_and_a_waited_for_lesson_starts_at_once(
         await asyncio.wait_for(turns.acquire("03"), 1)  # no wait: it runs beside 01
         assert turns.running == 2
         later = asyncio.ensure_future(turns.acquire("02"))
+        turns.hurry("01")  # runs already: nothing to do
+        assert turns.running == 2
         await asyncio.sleep(0.01)
-        turns.release()
+        turns.release("01")
         await asyncio.sleep(0.01)
         assert not later.done()  # one still runs: the queue waits for a free slot
-        turns.release()
+        turns.release("03")
         await asyncio.wait_for(later, 1)
         assert turns.running == 1
 
@@ -211,7 +189,7 @@ def test_warm_turns_run_at_most_slots_at_once_and_refuse_after_close():
             peak = max(peak, running)
             await asyncio.sleep(0.01)
             running -= 1
-            turns.release()
+            turns.release(name)
 
         await asyncio.gather(*(warm(f"{i:02d}") for i in range(6)))
         waiting = asyncio.ensure_future(turns.acquire("07"))  # slots are free: granted
@@ -231,3 +209,5 @@ def test_warm_turns_run_at_most_slots_at_once_and_refuse_after_close():
         assert peak == slots
     with pytest.raises(ValueError, match="slots=0"):
         WarmTurns(0)
+    with pytest.raises(ValueError, match="name='05'"):
+        WarmTurns(1).release("05")
