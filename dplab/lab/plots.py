@@ -15,6 +15,7 @@ from matplotlib import cycler
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import Collection, LineCollection, PathCollection
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 from numpy.typing import ArrayLike
@@ -54,22 +55,23 @@ def projector_mode() -> bool:
 def scale_for_projector(fig, text: float = PROJECTOR["text"], line: float = PROJECTOR["line"],
                         marker: float = PROJECTOR["marker"]) -> None:
     """Scale every text, line and marker of ``fig`` in place (tick labels through ``tick_params``,
-    so ticks made later match); sizes set explicitly by the code are scaled too."""
-    tick_parts = set()  # scaled through tick_params, or left alone (tick marks, grid lines)
+    so ticks made later match); sizes set explicitly by the code are scaled too. Legend text keeps
+    its size in points (it still grows with the figure's dpi): a legend that grew with the rest
+    would cover the data it names."""
+    tick_parts = set()  # scaled through tick_params, or left alone (tick marks, grid lines, legend text)
     for ax in fig.axes:
         for which, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
-            ticks = axis.get_major_ticks() + axis.get_minor_ticks()
-            for tick in ticks:
-                tick_parts.update((tick.label1, tick.label2, tick.tick1line, tick.tick2line, tick.gridline))
-            for kind, group in (("major", axis.get_major_ticks()), ("minor", axis.get_minor_ticks())):
-                if group:
-                    ax.tick_params(axis=which, which=kind, labelsize=group[0].label1.get_fontsize() * text,
-                                   width=group[0].tick1line.get_markeredgewidth() * line)
-    for ax in fig.axes:
-        for label in (ax.xaxis.label, ax.yaxis.label):
-            label._dplab_plain_size = label.get_fontsize()  # _refit never shrinks it below this
+            for kind, ticks in (("major", axis.get_major_ticks()), ("minor", axis.get_minor_ticks())):
+                for t in ticks:
+                    tick_parts.update((t.label1, t.label2, t.tick1line, t.tick2line, t.gridline))
+                if ticks:
+                    ax.tick_params(axis=which, which=kind, labelsize=ticks[0].label1.get_fontsize() * text,
+                                   width=ticks[0].tick1line.get_markeredgewidth() * line)
+    for legend in fig.findobj(Legend):
+        tick_parts.update((*legend.get_texts(), legend.get_title()))
     for artist in fig.findobj(Text):
         if artist not in tick_parts and artist.get_text():
+            artist._dplab_plain_size = artist.get_fontsize()  # _refit never shrinks it below this
             artist.set_fontsize(artist.get_fontsize() * text)
     for artist in fig.findobj(Line2D):
         if artist not in tick_parts:
@@ -100,6 +102,23 @@ def _refit(fig, renderer) -> None:
                 label.set_fontsize(max(label.get_fontsize() * room / length, plain))
 
 
+def _fit_titles(fig, renderer) -> None:
+    """After the last layout: a title wider than the figure allows around its anchor shrinks to
+    fit (a cut title is worse than a smaller one; text width is not quite proportional to its
+    size, so a few tries)."""
+    width = fig.bbox.width
+    for ax in fig.axes:
+        for title in (ax.title, ax._left_title, ax._right_title):
+            for _ in range(4):
+                extent = title.get_window_extent(renderer)
+                middle = (extent.x0 + extent.x1) / 2
+                room = {"left": width - extent.x0, "right": extent.x1}.get(
+                    title.get_horizontalalignment(), 2 * min(middle, width - middle)) - 4
+                if not title.get_text() or extent.width <= room or room <= 0:
+                    break
+                title.set_fontsize(title.get_fontsize() * room / extent.width)
+
+
 class LabFigure(Figure):
     """Every lab figure. In the projector style it scales its text, lines and markers up
     (:func:`scale_for_projector`) once, just before its first draw, when all its artists exist,
@@ -124,6 +143,7 @@ class LabFigure(Figure):
                 _refit(self, renderer)
             if self._tight is not None:
                 super().tight_layout(**self._tight)
+            _fit_titles(self, renderer)
         return super().draw(renderer)
 
 

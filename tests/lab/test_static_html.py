@@ -58,7 +58,12 @@ def test_a_page_opened_from_disk_typesets_its_formulas_offline(site):
         page = context.new_page()
         page.goto((site / "05_net_mechanism.html").as_uri())
         page.wait_for_selector(".MathJax_Display", timeout=30_000)  # typeset, not raw LaTeX
-        assert page.locator(".MathJax_Display").count() >= 2
+        typeset = "window.MathJax && MathJax.Hub.queue.pending === 0 && !MathJax.Hub.queue.running"
+        page.wait_for_function(typeset, timeout=30_000)
+        source = (notebooks_dir() / "05_net_mechanism.ipynb").read_text()
+        assert page.locator(".MathJax_Display").count() == source.count("$$") // 2  # every display formula
+        assert page.locator(".MathJax_Error").count() == 0
+        assert "Math Processing Error" not in page.locator("body").inner_text()
         assert "\\propto" not in page.locator("body").inner_text()
         page.goto((site / "index.html").as_uri())
         page.locator("li a").first.click()
