@@ -29,6 +29,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "contingency",
     "sparse_vector",
     "net_mechanism",
+    "reconstruction",
     "accuracy_first",
     "range_queries.histograms",
     "range_queries.errors",

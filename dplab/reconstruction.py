@@ -1,0 +1,532 @@
+"""Reconstruction attacks: too many subset sums answered with too little noise give the data away
+(seed 001, "Multiple queries" and "Reconstruction attack with polynomial adversary").
+
+The data are n secret bits x in {0, 1}^n (one per person; n is public). A subset-sum query
+is a 0/1 row q and its answer is <q, x> plus noise; m queries form an m x n 0/1 matrix A.
+The results the slide runs together, each with its own source:
+
+* Dinur & Nissim 2003 (Theorem 2): if *all* 2^n subsets are answered within E, any database
+  consistent with the answers within E differs from x in at most 4E bits
+  (:func:`exhaustive_attack`): error E = o(n) is blatantly non-private, with exponential work;
+* Dinur & Nissim 2003 (Theorem 3): about n log^2 n random subset queries with error
+  o(sqrt n) suffice for a polynomial-time (LP) attack;
+* Dwork, McSherry & Talwar 2007: m = O(n) random queries and L1 (LP) decoding recover
+  almost all of x even when a constant fraction of the answers is arbitrarily wrong
+  (:func:`lp_attack`);
+* Dwork & Yekhanin 2008: n structured queries with o(sqrt n) error, decoded fast.
+
+Neighbours here *replace* one person's bit (n public), not the lab's add/remove default:
+one query's answer then changes by at most 1, the m answers by at most m in L1 norm and
+sqrt(m) in L2 norm (a bit that lies in every query).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import linalg, optimize, sparse, stats
+
+from dplab._checks import (
+    as_result,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+    check_rng,
+)
+from dplab.bmi import body_mass_index
+from dplab.composition import advanced_composition_per_step
+from dplab.datasets import load_yrbss
+from dplab.zcdp import approx_dp_to_zcdp
+
+__all__ = [
+    "CHALLENGE_LEVELS",
+    "ChallengeLevel",
+    "Grade",
+    "ReconstructionChallenge",
+    "adversarial_answers",
+    "all_subset_queries",
+    "answer_noise_sd",
+    "answer_queries",
+    "answer_queries_dp",
+    "bmi_bits",
+    "dp_answer_noise",
+    "dp_guessing_bound",
+    "exhaustive_attack",
+    "gdp_guessing_bound",
+    "grade_reconstruction",
+    "least_squares_attack",
+    "lp_attack",
+    "ls_recovery_exact",
+    "ls_recovery_theory",
+    "reconstruction_challenge",
+    "reconstruction_robustness_bound",
+    "subset_queries",
+]
+
+NOISES = ("uniform", "gaussian", "laplace")
+SPLITS = ("basic", "advanced", "zcdp")
+#: all 2^n subsets: n is kept small enough for 2^n x 2^n consistency checks
+MAX_EXHAUSTIVE_BITS = 14
+
+
+# --- queries and answers ----------------------------------------------------------------------
+
+
+def subset_queries(n_queries: int, n_bits: int, *, rng=None) -> np.ndarray:
+    """m random subsets of n people as an m x n 0/1 matrix (uint8): each person is in each
+    query independently with probability 1/2 (the random queries of Dinur & Nissim)."""
+    m = check_positive_int(n_queries, "n_queries")
+    n = check_positive_int(n_bits, "n_bits")
+    return check_rng(rng).integers(0, 2, size=(m, n), dtype=np.uint8)
+
+
+def bmi_bits(n_bits: int, *, rng=None) -> np.ndarray:
+    """A real secret: "BMI >= 25" (uint8) for n students drawn without replacement from the
+    shipped YRBSS table (12,579 rows; 29.6% of them have BMI >= 25)."""
+    bmi = body_mass_index(load_yrbss())
+    n = check_positive_int(n_bits, "n_bits")
+    if n > bmi.size:
+        raise ValueError(f"n_bits must be at most the table's {bmi.size} rows, got n_bits={n}")
+    return (bmi[check_rng(rng).choice(bmi.size, n, replace=False)] >= 25).astype(np.uint8)
+
+
+def all_subset_queries(n_bits: int) -> np.ndarray:
+    """All 2^n subsets of n people, row j holding the binary digits of j (a 2^n x n uint8
+    matrix; n <= 14). It also lists every candidate database of n bits."""
+    n = check_positive_int(n_bits, "n_bits")
+    if n > MAX_EXHAUSTIVE_BITS:
+        raise ValueError(f"n_bits must be <= {MAX_EXHAUSTIVE_BITS} for all 2^n subsets, got n_bits={n}")
+    return ((np.arange(2**n)[:, None] >> np.arange(n)) & 1).astype(np.uint8)
+
+
+def _bits(bits: ArrayLike, name: str = "bits") -> np.ndarray:
+    x = np.asarray(bits)
+    if x.ndim != 1 or x.size == 0 or not np.all((x == 0) | (x == 1)):
+        raise ValueError(f"{name} must be a non-empty 1-d array of 0s and 1s, got {name} of shape "
+                         f"{x.shape} with values {np.unique(x)[:5]!r}")
+    return x.astype(np.uint8)
+
+
+def _queries(queries: ArrayLike, n_bits: int | None = None) -> np.ndarray:
+    a = np.asarray(queries)
+    if a.ndim != 2 or a.size == 0 or not np.all((a == 0) | (a == 1)):
+        raise ValueError(f"queries must be a non-empty 2-d array of 0s and 1s (one row per query), "
+                         f"got shape {a.shape}")
+    if n_bits is not None and a.shape[1] != n_bits:
+        raise ValueError(f"queries must have one column per bit ({n_bits}), got queries of width "
+                         f"{a.shape[1]}")
+    return a
+
+
+def _answers(answers: ArrayLike, n_queries: int) -> np.ndarray:
+    y = np.asarray(answers, dtype=float)
+    if y.shape != (n_queries,) or not np.all(np.isfinite(y)):
+        raise ValueError(f"answers must be {n_queries} finite numbers (one per query), got shape {y.shape}")
+    return y
+
+
+def answer_noise_sd(noise: str, scale: float) -> float:
+    """The standard deviation of one answer's noise: E / sqrt(3) for uniform noise on [-E, E],
+    sigma for Gaussian, sqrt(2) b for Laplace with scale b."""
+    check_choice(noise, NOISES, "noise")
+    scale = check_nonnegative(scale, "scale")
+    return scale * {"uniform": 1 / math.sqrt(3), "gaussian": 1.0, "laplace": math.sqrt(2)}[noise]
+
+
+def answer_queries(queries: ArrayLike, bits: ArrayLike, *, noise: str = "uniform", scale: float,
+                   rng=None) -> np.ndarray:
+    """Noisy subset sums A x + e, independent noise per query: uniform on [-E, E] (scale = E,
+    the slide's bounded perturbation), Gaussian (scale = sigma) or Laplace (scale = b)."""
+    x = _bits(bits)
+    a = _queries(queries, x.size)
+    check_choice(noise, NOISES, "noise")
+    scale = check_nonnegative(scale, "scale")
+    gen = check_rng(rng)
+    m = a.shape[0]
+    if noise == "uniform":
+        e = gen.uniform(-scale, scale, m)
+    elif noise == "gaussian":
+        e = gen.normal(0.0, scale, m)
+    else:
+        e = gen.laplace(0.0, scale, m)
+    return a @ x.astype(float) + e
+
+
+def dp_answer_noise(n_queries: int, epsilon: float, *, delta: float | None = None,
+                    split: str = "basic") -> tuple[str, float]:
+    """(noise, scale) that answers m subset sums with total (epsilon, delta)-DP under
+    replace-one neighbours, the budget split over the m queries by a composition theorem
+    (each answer has sensitivity 1):
+
+    * ``"basic"`` (Dwork & Roth, Theorem 3.16): Laplace with b = m / epsilon; pure, delta=None;
+    * ``"advanced"`` (Dwork, Rothblum & Vadhan 2010): Laplace with b = 1 / eps0, eps0 the
+      per-step epsilon whose m-fold advanced composition is (epsilon, delta);
+    * ``"zcdp"`` (Bun & Steinke 2016, Propositions 1.3 and 1.6): rho from (epsilon, delta) by the
+      simple conversion, split as rho/m per query: Gaussian with sigma = sqrt(m / (2 rho)).
+
+    Composition assumes nothing about the queries. Knowing them all in advance, the answer
+    vector's sensitivity is the largest column sum of A (L1) or its square root (L2), about m/2
+    for random queries: less noise for the same guarantee.
+    """
+    m = check_positive_int(n_queries, "n_queries")
+    epsilon = check_epsilon(epsilon)
+    check_choice(split, SPLITS, "split")
+    if split == "basic":
+        if delta is not None:
+            raise ValueError(f"split='basic' is pure epsilon-DP: leave delta=None, got delta={delta!r}")
+        return "laplace", m / epsilon
+    if delta is None:
+        raise ValueError(f"split={split!r} needs a delta in (0, 1), got delta=None")
+    delta = check_delta(delta, allow_zero=False)
+    if split == "advanced":
+        return "laplace", 1 / advanced_composition_per_step(epsilon, m, delta)
+    return "gaussian", math.sqrt(m / (2 * approx_dp_to_zcdp(epsilon, delta)))
+
+
+def answer_queries_dp(queries: ArrayLike, bits: ArrayLike, epsilon: float, *, delta: float | None = None,
+                      split: str = "basic", rng=None) -> np.ndarray:
+    """The m subset sums released with total (epsilon, delta)-DP (replace-one neighbours), the
+    budget split over the queries as :func:`dp_answer_noise` says."""
+    noise, scale = dp_answer_noise(_queries(queries).shape[0], epsilon, delta=delta, split=split)
+    return answer_queries(queries, bits, noise=noise, scale=scale, rng=rng)
+
+
+def adversarial_answers(queries: ArrayLike, bits: ArrayLike, bound: float, *,
+                        rng=None) -> tuple[np.ndarray, np.ndarray]:
+    """(answers, decoy): exact answers of another database x' whose every answer lies within
+    ``bound`` of the truth, so the answers are "accurate within E" and yet no attack can tell
+    x from x'. The decoy is built greedily: visit the bits in random order and flip one when
+    every |<q, x' - x>| stays <= E. The attack then recovers x' and misses |x - x'| bits."""
+    x = _bits(bits)
+    a = _queries(queries, x.size)
+    bound = check_nonnegative(bound, "bound")
+    gen = check_rng(rng)
+    cols = a.astype(np.int64)
+    diff = np.zeros(a.shape[0], dtype=np.int64)  # A (x' - x)
+    decoy = x.copy()
+    for i in gen.permutation(x.size):
+        step = diff + (1 - 2 * int(x[i])) * cols[:, i]
+        if np.max(np.abs(step)) <= bound:
+            diff = step
+            decoy[i] = 1 - x[i]
+    return a @ decoy.astype(float), decoy
+
+
+# --- attacks ----------------------------------------------------------------------------------------
+
+
+def least_squares_attack(queries: ArrayLike, answers: ArrayLike) -> np.ndarray:
+    """argmin_z ||A z - y||_2 over real z, rounded at 1/2 (uint8 bits). With m >= n random
+    queries A has full column rank (almost surely) and the estimate is x + (A^T A)^-1 A^T e."""
+    a = _queries(queries)
+    y = _answers(answers, a.shape[0])
+    z = linalg.lstsq(a.astype(float), y, lapack_driver="gelsy", check_finite=False)[0]
+    return (z >= 0.5).astype(np.uint8)
+
+
+def lp_attack(queries: ArrayLike, answers: ArrayLike, *, objective: str = "l1",
+              bound: float | None = None) -> np.ndarray:
+    """Linear-programming decoding over z in [0, 1]^n, rounded at 1/2 (uint8 bits), solved by
+    scipy.optimize.linprog (HiGHS).
+
+    ``objective="l1"`` (Dwork, McSherry & Talwar 2007): min sum_j |<q_j, z> - y_j|, no bound
+    needed. ``objective="feasible"`` (Dinur & Nissim 2003's LP): any z with |<q_j, z> - y_j| <= E
+    for every j, E = ``bound`` known to the attacker; the solver returns a vertex of that
+    polytope, which carries less information than the L1 optimum.
+    """
+    a = _queries(queries).astype(float)
+    m, n = a.shape
+    y = _answers(answers, m)
+    check_choice(objective, ("l1", "feasible"), "objective")
+    if objective == "feasible":
+        if bound is None:
+            raise ValueError("objective='feasible' needs the error bound E, got bound=None")
+        bound = check_nonnegative(bound, "bound")
+        res = optimize.linprog(np.zeros(n), A_ub=np.vstack([a, -a]),
+                               b_ub=np.concatenate([y + bound, bound - y]), bounds=(0, 1), method="highs")
+    else:
+        if bound is not None:
+            raise ValueError(f"objective='l1' uses no bound, got bound={bound!r}")
+        eye = sparse.identity(m, format="csr")
+        a_ub = sparse.vstack([sparse.hstack([a, -eye]), sparse.hstack([-a, -eye])], format="csr")
+        cost = np.concatenate([np.zeros(n), np.ones(m)])
+        res = optimize.linprog(cost, A_ub=a_ub, b_ub=np.concatenate([y, -y]),
+                               bounds=[(0, 1)] * n + [(0, None)] * m, method="highs")
+    if res.status != 0:
+        raise ValueError(f"the linear program found no solution ({res.message}); for "
+                         f"objective='feasible' the bound may be below the answers' real error")
+    return (res.x[:n] >= 0.5).astype(np.uint8)
+
+
+def exhaustive_attack(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarray:
+    """Dinur & Nissim 2003, Theorem 2: given all 2^n subset sums (in the order of
+    :func:`all_subset_queries`) each within E of the truth, return a database c with
+    |<q, c> - y_q| <= E for every q (the first in that order). x itself qualifies, and any such c
+    differs from x in at most 4E bits: the people with x_i = 1, c_i = 0 form one query on
+    which the two answers differ by their number, so there are at most 2E of them, and the same
+    for x_i = 0, c_i = 1. Exponential work: n <= 14."""
+    q = all_subset_queries(n_bits)
+    y = _answers(answers, q.shape[0])
+    bound = check_nonnegative(bound, "bound")
+    qi = q.astype(np.int32)
+    for start in range(0, q.shape[0], 256):
+        cand = qi[start:start + 256]
+        worst = np.max(np.abs(qi @ cand.T - y[:, None]), axis=0)
+        ok = np.flatnonzero(worst <= bound)
+        if ok.size:
+            return q[start + ok[0]].copy()
+    raise ValueError(f"no database is consistent with the answers within bound={bound!r}: the "
+                     "answers' error exceeds the bound")
+
+
+# --- theory -------------------------------------------------------------------------------------------
+
+
+def ls_recovery_theory(n_bits: ArrayLike, n_queries: ArrayLike, noise_sd: ArrayLike) -> float | np.ndarray:
+    """The expected share of bits least squares recovers from m random subset sums with
+    independent noise of standard deviation sigma: Phi(sqrt(m - n) / (4 sigma)).
+
+    Bit i is right when its estimation error is below 1/2 on the right side, with probability
+    Phi(1 / (2 sigma sqrt(v_i))), v_i = ((A^T A)^-1)_ii (:func:`ls_recovery_exact`). For a random
+    0/1 design E[A^T A] = (m/4)(I + 11^T); with the inverse-Wishart mean, E[(A^T A)^-1]_ii is
+    about 4 / (m - n). An approximation (the v_i vary; non-Gaussian noise is Gaussian only in
+    the limit): it needs m > n.
+    """
+    n = check_positive_int(n_bits, "n_bits", array_ok=True)
+    m = check_positive_int(n_queries, "n_queries", array_ok=True)
+    sd = check_nonnegative(noise_sd, "noise_sd", array_ok=True)
+    if np.any(m <= n):
+        raise ValueError(f"n_queries must exceed n_bits, got n_queries={n_queries!r}, n_bits={n_bits!r}")
+    with np.errstate(divide="ignore"):
+        return as_result(stats.norm.cdf(np.sqrt(m - n) / (4 * sd)))
+
+
+def ls_recovery_exact(queries: ArrayLike, noise_sd: float) -> float:
+    """For a given design A and Gaussian noise N(0, sigma^2): the expected share of bits least
+    squares recovers, mean_i Phi(1 / (2 sigma sqrt(((A^T A)^-1)_ii))) (the estimate of bit i is
+    x_i + N(0, sigma^2 ((A^T A)^-1)_ii), rounded at 1/2). Exact for Gaussian noise."""
+    a = _queries(queries).astype(float)
+    if a.shape[0] < a.shape[1]:
+        raise ValueError(f"least squares needs at least as many queries as bits, got {a.shape[0]} "
+                         f"queries for {a.shape[1]} bits")
+    sd = check_positive(noise_sd, "noise_sd")
+    v = np.diag(linalg.inv(a.T @ a))
+    return float(np.mean(stats.norm.cdf(1 / (2 * sd * np.sqrt(v)))))
+
+
+def dp_guessing_bound(epsilon: ArrayLike, delta: float = 0.0, *, prior: float = 0.5) -> float | np.ndarray:
+    """The most often any attacker can guess one person's bit from an (epsilon, delta)-DP
+    release, when the bit is 1 with probability kappa = ``prior`` (the rest of the data fixed):
+
+        max( (e^eps + delta) / (1 + e^eps),  max(kappa, 1 - kappa) + min(kappa, 1 - kappa) delta ).
+
+    A guess is a test of x_i = 0 against x_i = 1; its success kappa TPR + (1 - kappa)(1 - FPR)
+    is linear, so its maximum over the region DP allows (TPR <= e^eps FPR + delta and
+    1 - FPR <= e^eps (1 - TPR) + delta; Kairouz, Oh & Viswanath 2015) sits at a vertex: the corner
+    FPR = (1 - delta)/(1 + e^eps), TPR = (e^eps + delta)/(1 + e^eps), where the success is the
+    first term whatever kappa, or the majority guess (FPR = TPR = 0 or 1) with its delta.
+    Randomized response attains it. 0.731 at eps = 1, kappa = 1/2.
+    """
+    eps = check_nonnegative(epsilon, "epsilon", array_ok=True)
+    delta = check_delta(delta)
+    kappa = _prior(prior)
+    corner = (np.exp(eps) + delta) / (1 + np.exp(eps))
+    majority = max(kappa, 1 - kappa) + min(kappa, 1 - kappa) * delta
+    return as_result(np.maximum(corner, majority))
+
+
+def gdp_guessing_bound(mu: ArrayLike, *, prior: float = 0.5) -> float | np.ndarray:
+    """The most often any attacker can guess one person's bit (1 with probability kappa) from a
+    mu-GDP release (Dong, Roth & Su 2022): the Bayes test of N(0, 1) against N(mu, 1), threshold
+    t = mu/2 + ln((1 - kappa)/kappa)/mu, succeeds with (1 - kappa) Phi(t) + kappa Phi(mu - t);
+    Phi(mu/2) at kappa = 1/2. A Gaussian mechanism with L2 sensitivity Delta and noise sigma
+    is mu-GDP with mu = Delta/sigma; rho-zCDP from the worst case gives mu = sqrt(2 rho),
+    so Phi(sqrt(rho/2))."""
+    mu = check_nonnegative(mu, "mu", array_ok=True)
+    kappa = _prior(prior)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mu / 2 + math.log((1 - kappa) / kappa) / mu
+        value = (1 - kappa) * stats.norm.cdf(t) + kappa * stats.norm.cdf(mu - t)
+    return as_result(np.where(mu == 0, max(kappa, 1 - kappa), value))
+
+
+def reconstruction_robustness_bound(kappa: ArrayLike, *, epsilon: float | None = None, delta: float = 0.0,
+                                    mu: float | None = None) -> float | np.ndarray:
+    """The most often any attacker can reconstruct a secret it would guess right with
+    probability kappa without the release (kappa = the prior's largest mass, 1/K for one of K
+    equally likely values): 1 - f(kappa), f the trade-off function of the release (Kaissis et
+    al. 2023, Theorem 1; reconstruction robustness of Balle, Cherubin & Hayes 2022).
+
+    Why: compare D with the secret z against D' with an independent z' ~ prior. The test "the
+    attack outputs z" has type I error <= kappa under D' and power = the success under D, so
+    success <= 1 - f(kappa). For (epsilon, delta)-DP, f(a) = max(0, 1 - delta - e^eps a,
+    e^-eps (1 - delta - a)): min(1, e^eps kappa + delta, 1 - e^-eps (1 - delta - kappa)).
+    For mu-GDP, f(a) = Phi(Phi^-1(1 - a) - mu): Phi(Phi^-1(kappa) + mu). Give epsilon or mu.
+    It holds for any secret; for a bit it is looser than :func:`dp_guessing_bound` (the independent
+    z' equals z half the time).
+    """
+    k = np.asarray(kappa, dtype=float)
+    if k.size == 0 or np.any(~((k > 0) & (k < 1))):
+        raise ValueError(f"kappa must lie in (0, 1), got kappa={kappa!r}")
+    if (epsilon is None) == (mu is None):
+        raise ValueError(f"give exactly one of epsilon and mu, got epsilon={epsilon!r}, mu={mu!r}")
+    if mu is not None:
+        mu = check_nonnegative(mu, "mu")
+        return as_result(stats.norm.cdf(stats.norm.ppf(k) + mu))
+    eps = check_nonnegative(epsilon, "epsilon")
+    delta = check_delta(delta)
+    return as_result(np.minimum.reduce([np.ones_like(k), math.exp(eps) * k + delta,
+                                        1 - math.exp(-eps) * (1 - delta - k)]))
+
+
+def _prior(prior: float) -> float:
+    kappa = float(prior)
+    if not 0 < kappa < 1:
+        raise ValueError(f"prior must lie in (0, 1), got prior={prior!r}")
+    return kappa
+
+
+# --- the challenge --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChallengeLevel:
+    """A level of the reconstruction challenge: n secret bits, how many queries may be asked,
+    and how each answer is perturbed (uniform noise on [-E, E], or a DP split of epsilon)."""
+
+    name: str
+    n_bits: int
+    max_queries: int
+    noise: str
+    scale: float
+    epsilon: float | None = None
+    delta: float | None = None
+    split: str | None = None
+
+    def describe(self) -> str:
+        if self.epsilon is None:
+            ratio = self.scale / math.sqrt(self.n_bits)
+            noise = f"uniform noise on [-{self.scale:g}, {self.scale:g}] (E/sqrt(n) = {ratio:.3g})"
+        else:
+            budget = f"epsilon = {self.epsilon:g}" + (f", delta = {self.delta:g}" if self.delta else "")
+            noise = (f"DP with total {budget}, split by {self.split} composition ({self.noise} noise, "
+                     f"scale {self.scale:.4g})")
+        return f"level {self.name!r}: {self.n_bits} secret bits, up to {self.max_queries} queries, {noise}"
+
+
+def _dp_level(name: str, n: int, m: int, epsilon: float, delta: float | None, split: str) -> ChallengeLevel:
+    noise, scale = dp_answer_noise(m, epsilon, delta=delta, split=split)
+    return ChallengeLevel(name, n, m, noise, scale, epsilon, delta, split)
+
+
+#: The challenge's levels, easiest first.
+CHALLENGE_LEVELS = {
+    "warm-up": ChallengeLevel("warm-up", 64, 256, "uniform", 1.0),
+    "threshold": ChallengeLevel("threshold", 256, 512, "uniform", 8.0),
+    "few queries": ChallengeLevel("few queries", 256, 300, "uniform", 2.0),
+    "dp, eps = 1": _dp_level("dp, eps = 1", 256, 512, 1.0, 1e-6, "zcdp"),
+    "dp, eps = 20": _dp_level("dp, eps = 20", 256, 512, 20.0, 1e-6, "zcdp"),
+}
+
+
+def _level(level: str) -> ChallengeLevel:
+    return CHALLENGE_LEVELS[check_choice(level, tuple(CHALLENGE_LEVELS), "level")]
+
+
+def _secret(level: ChallengeLevel, seed: int) -> np.ndarray:
+    return np.random.default_rng([seed, 0, level.n_bits]).integers(0, 2, level.n_bits, dtype=np.uint8)
+
+
+@dataclass
+class ReconstructionChallenge:
+    """A query oracle over a hidden secret: ``ask(queries)`` answers 0/1 rows of width n_bits
+    with the level's noise, fresh for every query, until ``max_queries`` have been asked.
+
+    The secret is only as hidden as the honour system makes it: it is derived from the seed
+    with dplab's code (and sits in a private attribute), so anyone can look. Don't.
+    """
+
+    level: ChallengeLevel
+    seed: int
+    asked: int = 0
+    _bits: np.ndarray = field(default=None, repr=False)
+    _rng: np.random.Generator = field(default=None, repr=False)
+
+    def __post_init__(self):
+        self._bits = _secret(self.level, self.seed)
+        self._rng = np.random.default_rng([self.seed, 1, self.level.n_bits])
+
+    @property
+    def n_bits(self) -> int:
+        return self.level.n_bits
+
+    @property
+    def remaining(self) -> int:
+        return self.level.max_queries - self.asked
+
+    def ask(self, queries: ArrayLike) -> np.ndarray:
+        """Noisy answers to the rows of ``queries`` (one row: one answer)."""
+        a = np.asarray(queries)
+        a = _queries(a[None, :] if a.ndim == 1 else a, self.n_bits)
+        if a.shape[0] > self.remaining:
+            raise ValueError(f"level {self.level.name!r} allows {self.level.max_queries} queries: "
+                             f"{self.asked} asked, {a.shape[0]} more requested")
+        self.asked += a.shape[0]
+        return answer_queries(a, self._bits, noise=self.level.noise, scale=self.level.scale, rng=self._rng)
+
+    def __str__(self) -> str:
+        return f"{self.level.describe()}; {self.asked} asked, {self.remaining} left"
+
+
+def reconstruction_challenge(level: str, *, seed: int) -> ReconstructionChallenge:
+    """A fresh query oracle for one of :data:`CHALLENGE_LEVELS` over the secret of ``seed``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got seed={seed!r}")
+    return ReconstructionChallenge(_level(level), seed)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A challenge guess scored: the share of bits right, least squares' share on the same level
+    (all queries random, one run), the least-squares theory and, for a DP level, the bound on
+    any attacker."""
+
+    level: ChallengeLevel
+    correct: float
+    least_squares: float
+    theory: float
+    bound: float | None
+
+    def __str__(self) -> str:
+        text = (f"{self.level.name}: {self.correct:.1%} of {self.level.n_bits} bits right; least squares "
+                f"on {self.level.max_queries} random queries: {self.least_squares:.1%} "
+                f"(theory {self.theory:.1%})")
+        if self.bound is not None:
+            text += f"; no attacker can expect more than {self.bound:.1%} per bit at this level's DP"
+        return text
+
+
+def grade_reconstruction(level: str, guess: ArrayLike, *, seed: int) -> Grade:
+    """Score ``guess`` (n_bits 0/1 values) against the secret of ``level`` and ``seed``."""
+    lv = _level(level)
+    g = _bits(guess, "guess")
+    if g.size != lv.n_bits:
+        raise ValueError(f"guess must have {lv.n_bits} bits for level {level!r}, got {g.size}")
+    secret = _secret(lv, seed)
+    gen = np.random.default_rng([seed, 2, lv.n_bits])
+    a = subset_queries(lv.max_queries, lv.n_bits, rng=gen)
+    y = answer_queries(a, secret, noise=lv.noise, scale=lv.scale, rng=gen)
+    ls = float(np.mean(least_squares_attack(a, y) == secret))
+    theory = float(ls_recovery_theory(lv.n_bits, lv.max_queries, answer_noise_sd(lv.noise, lv.scale)))
+    bound = None
+    if lv.epsilon is not None:
+        bound = float(dp_guessing_bound(lv.epsilon, lv.delta or 0.0))
+        if lv.noise == "gaussian":  # the Gaussian release's own, tighter bound
+            bound = min(bound, float(gdp_guessing_bound(math.sqrt(lv.max_queries) / lv.scale)))
+    return Grade(lv, float(np.mean(g == secret)), ls, theory, bound)
