@@ -171,9 +171,9 @@ def advanced_composition_per_step(
     def excess(eps: float) -> float:
         return math.sqrt(2 * k * log_inv) * eps + k * eps * math.expm1(eps) - epsilon_total
 
-    hi = epsilon_total
-    while excess(hi) < 0:  # excess increases from -epsilon_total at 0: grow the bracket
-        hi *= 2
+    hi = min(epsilon_total / k, 1.0)
+    while excess(hi) < 0:  # excess increases from -epsilon_total at 0: grow the bracket (from below,
+        hi *= 2  # so e^eps never overflows: the root is below 10 for any total up to 10^300)
     return optimize.brentq(excess, 0.0, hi, xtol=1e-15, rtol=1e-14)
 
 

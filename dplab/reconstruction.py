@@ -62,6 +62,7 @@ __all__ = [
     "grade_reconstruction",
     "least_squares_attack",
     "lp_attack",
+    "ls_queries_needed",
     "ls_recovery_exact",
     "ls_recovery_theory",
     "reconstruction_challenge",
@@ -131,12 +132,12 @@ def _answers(answers: ArrayLike, n_queries: int) -> np.ndarray:
     return y
 
 
-def answer_noise_sd(noise: str, scale: float) -> float:
+def answer_noise_sd(noise: str, scale: ArrayLike) -> float | np.ndarray:
     """The standard deviation of one answer's noise: E / sqrt(3) for uniform noise on [-E, E],
     sigma for Gaussian, sqrt(2) b for Laplace with scale b."""
     check_choice(noise, NOISES, "noise")
-    scale = check_nonnegative(scale, "scale")
-    return scale * {"uniform": 1 / math.sqrt(3), "gaussian": 1.0, "laplace": math.sqrt(2)}[noise]
+    scale = check_nonnegative(scale, "scale", array_ok=True)
+    return as_result(scale * {"uniform": 1 / math.sqrt(3), "gaussian": 1.0, "laplace": math.sqrt(2)}[noise])
 
 
 def answer_queries(queries: ArrayLike, bits: ArrayLike, *, noise: str = "uniform", scale: float,
@@ -274,10 +275,9 @@ def exhaustive_attack(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarr
     q = all_subset_queries(n_bits)
     y = _answers(answers, q.shape[0])
     bound = check_nonnegative(bound, "bound")
-    qi = q.astype(np.int32)
+    qf = q.astype(float)  # sums of at most 14 ones: exact in floating point, and BLAS-fast
     for start in range(0, q.shape[0], 256):
-        cand = qi[start:start + 256]
-        worst = np.max(np.abs(qi @ cand.T - y[:, None]), axis=0)
+        worst = np.max(np.abs(qf @ qf[start:start + 256].T - y[:, None]), axis=0)
         ok = np.flatnonzero(worst <= bound)
         if ok.size:
             return q[start + ok[0]].copy()
@@ -305,6 +305,16 @@ def ls_recovery_theory(n_bits: ArrayLike, n_queries: ArrayLike, noise_sd: ArrayL
         raise ValueError(f"n_queries must exceed n_bits, got n_queries={n_queries!r}, n_bits={n_bits!r}")
     with np.errstate(divide="ignore"):
         return as_result(stats.norm.cdf(np.sqrt(m - n) / (4 * sd)))
+
+
+def ls_queries_needed(n_bits: int, noise_sd: float, share: float) -> float:
+    """The number of random queries m at which :func:`ls_recovery_theory` reaches ``share``:
+    sqrt(m - n) / (4 sigma) = Phi^-1(share), so m = n + (4 sigma Phi^-1(share))^2 (share > 1/2)."""
+    n = check_positive_int(n_bits, "n_bits")
+    sd = check_nonnegative(noise_sd, "noise_sd")
+    if not 0.5 < share < 1:
+        raise ValueError(f"share must lie in (0.5, 1), got share={share!r}")
+    return n + (4 * sd * stats.norm.ppf(share)) ** 2
 
 
 def ls_recovery_exact(queries: ArrayLike, noise_sd: float) -> float:
@@ -336,7 +346,7 @@ def dp_guessing_bound(epsilon: ArrayLike, delta: float = 0.0, *, prior: float = 
     eps = check_nonnegative(epsilon, "epsilon", array_ok=True)
     delta = check_delta(delta)
     kappa = _prior(prior)
-    corner = (np.exp(eps) + delta) / (1 + np.exp(eps))
+    corner = (1 + delta * np.exp(-eps)) / (1 + np.exp(-eps))  # (e^eps + delta)/(1 + e^eps)
     majority = max(kappa, 1 - kappa) + min(kappa, 1 - kappa) * delta
     return as_result(np.maximum(corner, majority))
 

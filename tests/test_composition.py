@@ -64,8 +64,9 @@ def test_advanced_composition_reference_numbers():
 
 @pytest.mark.parametrize("k", [1, 10, 300])
 def test_per_step_epsilon_inverts_advanced_composition(k):
-    step = dplab.advanced_composition_per_step(2.0, k, 1e-6)
-    assert dplab.advanced_composition(step, k, 1e-6)[0] == pytest.approx(2.0, rel=1e-12)
+    for total in (2.0, 1000.0):  # a large total once overflowed e^eps while bracketing the root
+        step = dplab.advanced_composition_per_step(total, k, 1e-6)
+        assert dplab.advanced_composition(step, k, 1e-6)[0] == pytest.approx(total, rel=1e-12)
     seed = dplab.advanced_composition_per_step(0.5, k, 1e-6, method="seed")
     assert seed == pytest.approx(0.5 / math.sqrt(8 * k * math.log(1e6)))
     with pytest.raises(ValueError, match="epsilon_total <= 1|epsilon_total=2.0"):

@@ -82,6 +82,13 @@ def test_the_least_squares_formula_approximates_the_exact_value(ratio):
     assert theory == pytest.approx(stats.norm.cdf(math.sqrt(3) / (4 * ratio)), rel=1e-12)
 
 
+def test_queries_needed_inverts_the_formula():
+    m = dplab.ls_queries_needed(400, 5.0, 0.95)
+    assert dplab.ls_recovery_theory(400, round(m), 5.0) == pytest.approx(0.95, abs=1e-3)
+    with pytest.raises(ValueError, match="share must lie in"):
+        dplab.ls_queries_needed(400, 5.0, 0.4)
+
+
 def test_uniform_noise_follows_the_formula_too():
     # uniform noise: the estimate's error is a weighted sum of 600 uniforms (Gaussian in the limit);
     # the mean share over 100 draws, within its 99.9% interval widened by the 0.005 tolerance.

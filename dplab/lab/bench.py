@@ -68,26 +68,28 @@ def widget_latency(make_panel, steps: dict[str, list]) -> tuple[float, float]:
 
 def browser_latency(notebook: Path, steps: int = 10) -> float | None:
     """Median seconds from a slider key press to a new plot image in Chromium (None: no browser)."""
-    from dplab.lab.browser import CHROMIUM, chromium_page, slider_step, voila_server
+    from dplab.lab.browser import CHROMIUM, chromium_page, slider_panel, slider_step, voila_server
 
     if not Path(CHROMIUM).exists():
         return None
     times = []
     with voila_server(notebook) as url, chromium_page(url) as page:
+        panel = slider_panel(page, "epsilon")
         for i in range(steps):
-            elapsed, _, _ = slider_step(page, "epsilon", key="ArrowRight" if i % 2 == 0 else "ArrowLeft")
+            key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
+            elapsed, _, _ = slider_step(page, "epsilon", panel, key=key)
             times.append(elapsed)
     return statistics.median(times)
 
 
 def browser_drag(notebook: Path):
     """A 2 s mouse drag of the first panel's epsilon slider in Chromium (None: no browser)."""
-    from dplab.lab.browser import CHROMIUM, chromium_page, slider_drag, voila_server
+    from dplab.lab.browser import CHROMIUM, chromium_page, slider_drag, slider_panel, voila_server
 
     if not Path(CHROMIUM).exists():
         return None
     with voila_server(notebook) as url, chromium_page(url) as page:
-        return slider_drag(page, "epsilon")
+        return slider_drag(page, "epsilon", slider_panel(page, "epsilon"))
 
 
 def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, str, str]]:
@@ -95,7 +97,7 @@ def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, st
     lesson, from a click on the index to its first plot, and the median slider step (key press to
     new plot) while that lesson's refill runs (Voila re-runs the notebook to refill the pool a
     second after a page takes its kernel). Before each lesson, every warm-up has finished."""
-    from dplab.lab.browser import CHROMIUM, chromium, open_lesson, slider_step, voila_server
+    from dplab.lab.browser import CHROMIUM, chromium, open_lesson, slider_panel, slider_step, voila_server
     from dplab.lab.paths import notebooks_dir
     from dplab.lab.present import lessons, warm_counts, warm_up_done
 
@@ -122,7 +124,8 @@ def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, st
             firsts.append(first)
             page.wait_for_timeout(1500)  # the refill starts fill_delay (1 s) after the page took its kernel
             before = warm_counts(server.log_text())
-            times = [slider_step(page, "epsilon", key="ArrowRight" if i % 2 == 0 else "ArrowLeft")[0]
+            panel = slider_panel(page, "epsilon")
+            times = [slider_step(page, "epsilon", panel, key="ArrowRight" if i % 2 == 0 else "ArrowLeft")[0]
                      for i in range(steps)]
             after = warm_counts(server.log_text())
             refilling = before[0] > before[1] and after[1] == before[1]  # one ran through every step
@@ -199,6 +202,7 @@ def panel_cases() -> dict[str, list]:
     from dplab.lab.lessons.l04_above_threshold_proof import views as l04
     from dplab.lab.lessons.l05_net_mechanism import views as l05
     from dplab.lab.lessons.l06_adaptive_filters import views as l06
+    from dplab.lab.lessons.l07_reconstruction_attack import views as l07
 
     eps_values = list(np.geomspace(0.1, 4, 12))
     return {
@@ -216,6 +220,10 @@ def panel_cases() -> dict[str, list]:
         "05": [("05 net panel, default net of 77,520 (epsilon)", l05.net_panel, {"epsilon": eps_values})],
         "06": [("06 sweep panel (epsilon, along the precomputed sweep)", l06.sweep_panel,
                 {"epsilon": list(l06.PANEL_EPSILONS) * 2})],
+        "07": [("07 attack panel (noise)", l07.attack_panel,
+                {"noise": [float(v) for v in np.round(np.linspace(0.1, 1.4, 14), 2)]}),
+               ("07 DP panel (epsilon, split)", l07.dp_panel,
+                {"epsilon": eps_values, "split": ["basic", "advanced", "zcdp"]})],
     }
 
 
@@ -297,6 +305,24 @@ def accuracy_first_rows() -> list[tuple[str, str, str]]:
              f"{t:.2f} s", "<= 5 s")]
 
 
+def reconstruction_rows() -> list[tuple[str, str, str]]:
+    """Issue 13's targets: least squares at n = 1,000 bits, L1 decoding at n = 300."""
+    from dplab.reconstruction import answer_queries, least_squares_attack, lp_attack, subset_queries
+
+    rng = np.random.default_rng(0)
+    rows = []
+    cases = (((1000, 2000), least_squares_attack, "<= 1 s"), ((300, 600), lp_attack, "<= 5 s"))
+    for (n, m), attack, goal in cases:
+        a = subset_queries(m, n, rng=rng)
+        x = rng.integers(0, 2, n)
+        y = answer_queries(a, x, scale=0.25 * np.sqrt(n), rng=rng)
+        t = _median_time(lambda a=a, y=y, attack=attack: attack(a, y), repeat=3)
+        share = np.mean(attack(a, y) == x)
+        rows.append((f"{attack.__name__}, n = {n} bits, m = {m} queries (E = sqrt(n)/4: {share:.1%} right)",
+                     f"{t:.2f} s", goal))
+    return rows
+
+
 def run_bench(browser: bool = True, notebook: str | None = None) -> int:
     """Print the table; ``notebook`` ("03") limits it to that notebook's rows."""
     rows: list[tuple[str, str, str]] = []
@@ -316,6 +342,8 @@ def run_bench(browser: bool = True, notebook: str | None = None) -> int:
         rows += net_mechanism_rows()
     if notebook in (None, "06"):
         rows += accuracy_first_rows()
+    if notebook in (None, "07"):
+        rows += reconstruction_rows()
     cases = panel_cases()
     drag_rates: list[float] = []
     for report in reports:

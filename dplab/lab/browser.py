@@ -186,6 +186,17 @@ def chromium_page(url: str, timeout_ms: float = 180_000):
         yield open_panels(context, url, timeout_ms)
 
 
+def slider_panel(page, description: str) -> int:
+    """The number of the first panel with a slider labelled ``description`` (a lesson's first panel
+    may have no epsilon slider: notebook 7's first panel moves the noise)."""
+    panels = page.locator(".dplab-panel")
+    panels.first.wait_for()
+    for i in range(panels.count()):
+        if panels.nth(i).locator(f"label:text-is('{description}')").count():
+            return i
+    raise LookupError(f"no panel has a slider labelled {description!r}")
+
+
 def slider_step(page, description: str, panel: int = 0, key: str = "ArrowRight") -> tuple[float, str, str]:
     """Press ``key`` on the slider labelled ``description`` in panel number ``panel``;
     wait for the panel's plot image to change. Returns (seconds, readout, image src)."""

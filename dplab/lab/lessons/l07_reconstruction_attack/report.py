@@ -1,0 +1,388 @@
+"""Lesson 7, reconstruction attacks: the computations, report rows and exercises (no plotting;
+the figures and the panels are in ``views.py``).
+
+Notebook ``notebooks/07_reconstruction_attack.ipynb``. Seed 001, "Multiple queries" and
+"Reconstruction attack with polynomial adversary".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy import linalg
+
+from dplab.lab.exercises import Exercise
+from dplab.lab.report import ReportRow
+from dplab.reconstruction import (
+    adversarial_answers,
+    all_subset_queries,
+    answer_noise_sd,
+    answer_queries,
+    answer_queries_dp,
+    dp_answer_noise,
+    dp_guessing_bound,
+    exhaustive_attack,
+    gdp_guessing_bound,
+    least_squares_attack,
+    ls_queries_needed,
+    ls_recovery_theory,
+    reconstruction_robustness_bound,
+    subset_queries,
+)
+from dplab.simulate import mean_ci, proportion_ci
+from dplab.zcdp import approx_dp_to_zcdp
+
+NOTEBOOK = "07_reconstruction_attack.ipynb"
+PREFIX = "07"
+SEED = 2032
+DELTA = 1e-6
+SPLITS = ("basic", "advanced", "zcdp")
+#: noise draws per design: the simulated share at every noise level comes from the same draws
+DRAWS = 16
+#: the transition figure's noise grid (E / sqrt n) and sizes; queries m = 2n
+RATIOS = np.round(np.arange(0.05, 1.51, 0.05), 2)
+SIZES = (100, 300, 1000)
+
+
+def noise_bound(ratio: float, n: int) -> float:
+    """E for a noise level given as E / sqrt(n)."""
+    return ratio * math.sqrt(n)
+
+
+@dataclass(frozen=True)
+class Design:
+    """n secret bits, m random queries, and least squares' estimation errors (A^T A)^-1 A^T z
+    for DRAWS standard noise vectors of each kind: uniform on [-1, 1], N(0, 1), Laplace(1).
+    Least squares is linear, so the estimate at noise scale s is x + s w: a new noise level
+    costs one comparison, not a new solve (the notebook checks it against least_squares_attack)."""
+
+    bits: np.ndarray
+    queries: np.ndarray
+    errors: dict  # kind -> n x DRAWS
+
+    @property
+    def n(self) -> int:
+        return self.bits.size
+
+    @property
+    def m(self) -> int:
+        return self.queries.shape[0]
+
+    def correct(self, kind: str, scale: float) -> np.ndarray:
+        """n x DRAWS: whether least squares gets each bit right at noise ``scale``."""
+        w = scale * self.errors[kind]
+        x = self.bits[:, None]
+        return np.where(x == 1, w >= -0.5, w < 0.5)
+
+    def shares(self, kind: str, scale: float) -> np.ndarray:
+        """The share of bits recovered, per draw."""
+        return self.correct(kind, scale).mean(axis=0)
+
+
+def _standard_noise(m: int, kind: str, seed: int) -> np.ndarray:
+    rng = np.random.default_rng([seed, m, ("uniform", "gaussian", "laplace").index(kind)])
+    if kind == "uniform":
+        return rng.uniform(-1.0, 1.0, (m, DRAWS))
+    if kind == "gaussian":
+        return rng.standard_normal((m, DRAWS))
+    return rng.laplace(0.0, 1.0, (m, DRAWS))
+
+
+@lru_cache(maxsize=16)
+def design(n: int, m: int, seed: int = SEED) -> Design:
+    """The cached design of n random bits and m queries (one least-squares factorisation)."""
+    bits = np.random.default_rng([seed, n]).integers(0, 2, n).astype(np.uint8)
+    queries = subset_queries(m, n, rng=np.random.default_rng([seed, n, m]))
+    kinds = ("uniform", "gaussian", "laplace")
+    z = np.hstack([_standard_noise(m, k, seed + n) for k in kinds])
+    w = linalg.lstsq(queries.astype(float), z, lapack_driver="gelsy", check_finite=False)[0]
+    errors = {k: w[:, i * DRAWS : (i + 1) * DRAWS] for i, k in enumerate(kinds)}
+    for a in (bits, queries, *errors.values()):
+        a.flags.writeable = False
+    return Design(bits, queries, errors)
+
+
+def dp_noise(m: int, epsilon: float, split: str, delta: float = DELTA) -> tuple[str, float]:
+    """dplab.dp_answer_noise with the lesson's delta (none for the basic split)."""
+    return dp_answer_noise(m, epsilon, delta=None if split == "basic" else delta, split=split)
+
+
+def dp_theory(n: int, m: int, epsilon, split: str, delta: float = DELTA):
+    """Least squares' expected share on DP answers (the formula with the split's noise sd)."""
+    eps = np.atleast_1d(np.asarray(epsilon, dtype=float))
+    sds = [answer_noise_sd(*dp_noise(m, float(e), split, delta)) for e in eps]
+    out = ls_recovery_theory(n, m, np.array(sds))
+    return out if np.ndim(epsilon) else float(np.atleast_1d(out)[0])
+
+
+def zcdp_bound(m: int, epsilon, delta: float = DELTA):
+    """Any attacker's per-bit success against the zCDP split: Phi(sqrt(rho/2)), mu = sqrt(2 rho)
+    (the worst-case L2 sensitivity sqrt(m) of the m answers)."""
+    eps = np.atleast_1d(np.asarray(epsilon, dtype=float))
+    mus = np.sqrt(2 * np.array([approx_dp_to_zcdp(float(e), delta) for e in eps]))
+    out = gdp_guessing_bound(mus)
+    return out if np.ndim(epsilon) else float(np.atleast_1d(out)[0])
+
+
+# --- the exhaustive attack and the adversary -----------------------------------------------------------
+
+EXHAUSTIVE_BITS = 10
+EXHAUSTIVE_BOUNDS = (0.5, 1.0, 1.5, 2.0)
+
+
+@lru_cache(maxsize=4)
+def exhaustive_table(secrets: int = 10, seed: int = SEED) -> dict[float, tuple[int, int]]:
+    """E -> (most wrong bits over ``secrets`` secrets with random noise on [-E, E], the same
+    with the adversary's answers), all 2^10 subsets answered, n = 10."""
+    q = all_subset_queries(EXHAUSTIVE_BITS)
+    table = {}
+    for e in EXHAUSTIVE_BOUNDS:
+        worst = [0, 0]
+        for s in range(secrets):
+            x = np.random.default_rng([seed, s]).integers(0, 2, EXHAUSTIVE_BITS).astype(np.uint8)
+            answers = (
+                answer_queries(q, x, scale=e, rng=np.random.default_rng([seed, s, 1])),
+                adversarial_answers(q, x, e, rng=np.random.default_rng([seed, s, 2]))[0],
+            )
+            for j, y in enumerate(answers):
+                worst[j] = max(worst[j], int(np.sum(exhaustive_attack(y, EXHAUSTIVE_BITS, e) != x)))
+        table[e] = tuple(worst)
+    return table
+
+
+ADVERSARY_N = 300
+ADVERSARY_RATIOS = (0.25, 0.5, 0.75, 1.0, 1.25)
+
+
+@lru_cache(maxsize=4)
+def adversary_table(seed: int = SEED) -> dict[float, tuple[int, float]]:
+    """E/sqrt(n) -> (bits the adversary's answers hide, bits least squares gets wrong on uniform
+    noise of the same bound, mean of the draws), n = 300, m = 600."""
+    d = design(ADVERSARY_N, 2 * ADVERSARY_N, seed)
+    table = {}
+    for ratio in ADVERSARY_RATIOS:
+        e = noise_bound(ratio, ADVERSARY_N)
+        decoy = adversarial_answers(d.queries, d.bits, e, rng=np.random.default_rng([seed, 7]))[1]
+        random_wrong = float(ADVERSARY_N * (1 - d.shares("uniform", e).mean()))
+        table[ratio] = (int(np.sum(decoy != d.bits)), random_wrong)
+    return table
+
+
+# --- DP --------------------------------------------------------------------------------------------
+
+DP_N, DP_M = 256, 512
+DP_EPSILONS = np.geomspace(0.1, 1000, 41)
+#: the one-sided rows: least squares on DP answers (zCDP split) under the bound on any attacker
+DP_CHECK_EPSILONS = (1.0, 30.0, 100.0)
+DP_CHECK_RUNS = 40
+
+
+@lru_cache(maxsize=8)
+def dp_runs(epsilon: float, split: str = "zcdp", runs: int = DP_CHECK_RUNS, seed: int = SEED) -> np.ndarray:
+    """Shares least squares recovers from DP answers, ``runs`` independent releases, through
+    dplab.answer_queries_dp and dplab.least_squares_attack (n = 256, m = 512)."""
+    d = design(DP_N, DP_M, seed)
+    delta = None if split == "basic" else DELTA
+    return np.array(
+        [
+            np.mean(
+                least_squares_attack(
+                    d.queries,
+                    answer_queries_dp(
+                        d.queries,
+                        d.bits,
+                        epsilon,
+                        delta=delta,
+                        split=split,
+                        rng=np.random.default_rng([seed, r, 3]),
+                    ),
+                )
+                == d.bits
+            )
+            for r in range(runs)
+        ]
+    )
+
+
+# --- robustness: simulated optimal attackers on a secret of K values ----------------------------------
+
+ROBUST_K = (2, 4, 10, 100)
+ROBUST_EPSILON, ROBUST_MU = 1.5, 1.5
+ROBUST_DRAWS = 100_000
+
+
+@lru_cache(maxsize=4)
+def robustness_attacks(seed: int = SEED) -> dict[str, dict[int, int]]:
+    """Successes (of ROBUST_DRAWS) of the best attack on a secret uniform over K values, for
+    K-ary randomized response at eps = 1.5 and a mu-GDP release (mu = 1.5: s e_z + N(0, I),
+    s = mu / sqrt 2) with its argmax attacker."""
+    out: dict[str, dict[int, int]] = {"rr": {}, "gdp": {}}
+    for k in ROBUST_K:
+        rng = np.random.default_rng([seed, k])
+        z = rng.integers(0, k, ROBUST_DRAWS)
+        keep = rng.random(ROBUST_DRAWS) < math.exp(ROBUST_EPSILON) / (math.exp(ROBUST_EPSILON) + k - 1)
+        report = np.where(keep, z, (z + rng.integers(1, k, ROBUST_DRAWS)) % k)
+        out["rr"][k] = int(np.sum(report == z))
+        y = rng.standard_normal((ROBUST_DRAWS, k))
+        y[np.arange(ROBUST_DRAWS), z] += ROBUST_MU / math.sqrt(2)
+        out["gdp"][k] = int(np.sum(np.argmax(y, axis=1) == z))
+    return out
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+LS_N = 300
+LS_RATIOS = (0.25, 0.5, 1.0)
+
+
+def report_rows(seed: int = SEED) -> list[ReportRow]:
+    """This lesson's rows of figures/REPORT.md."""
+    rows = []
+    n, m = LS_N, 2 * LS_N
+    d = design(n, m, seed)
+    for ratio in LS_RATIOS:
+        e = noise_bound(ratio, n)
+        shares = []
+        for r in range(30):  # through the library's attack, not the design's shortcut
+            y = answer_queries(d.queries, d.bits, scale=e, rng=np.random.default_rng([seed, r, 5]))
+            shares.append(np.mean(least_squares_attack(d.queries, y) == d.bits))
+        rows.append(
+            ReportRow(
+                f"07.least_squares_{ratio:g}",
+                "least squares recovers Φ(√(m − n)/(4σ)) of the bits (σ² = E²/3, uniform noise on [−E, E])",
+                "001",
+                f"n = {n}, m = {m}, E = {ratio:g}√n; 30 releases",
+                float(ls_recovery_theory(n, m, answer_noise_sd("uniform", e))),
+                "=",
+                interval=lambda c, shares=shares: mean_ci(shares, c),
+            )
+        )
+    table = exhaustive_table(seed=seed)
+    ratio_4e = max(max(wrong) / (4 * e) for e, wrong in table.items())
+    rows.append(
+        ReportRow(
+            "07.exhaustive_4e",
+            "all 2ⁿ subsets answered within E: the exhaustive attack misses ≤ 4E bits (Dinur & Nissim)",
+            "001",
+            f"n = {EXHAUSTIVE_BITS}, E = {', '.join(f'{e:g}' for e in EXHAUSTIVE_BOUNDS)}; random and "
+            "adversarial answers; largest (wrong bits)/(4E)",
+            1.0,
+            "<=",
+            value=ratio_4e,
+        )
+    )
+    for eps in DP_CHECK_EPSILONS:
+        shares = dp_runs(eps, seed=seed)
+        bound = min(dp_guessing_bound(eps, DELTA), zcdp_bound(DP_M, eps))
+        rows.append(
+            ReportRow(
+                f"07.dp_bound_{eps:g}",
+                "least squares on DP answers ≤ the per-bit bound on any attacker",
+                "001",
+                f"n = {DP_N}, m = {DP_M}, ε = {eps:g}, δ = 10⁻⁶, zCDP split; {DP_CHECK_RUNS} releases",
+                bound,
+                "<=",
+                interval=lambda c, shares=shares: mean_ci(shares, c),
+            )
+        )
+    draws = 200_000
+    rng = np.random.default_rng([seed, 11])
+    bits = rng.integers(0, 2, draws)
+    keep = rng.random(draws) < math.exp(1) / (1 + math.exp(1))
+    right = int(np.sum(np.where(keep, bits, 1 - bits) == bits))
+    rows.append(
+        ReportRow(
+            "07.guessing_rr",
+            "randomized response attains the per-bit bound (e^ε + δ)/(1 + e^ε)",
+            "001",
+            "ε = 1, δ = 0, prior 1/2; 2·10⁵ bits",
+            dp_guessing_bound(1.0),
+            "=",
+            interval=lambda c: proportion_ci(right, draws, c),
+        )
+    )
+    attacks = robustness_attacks(seed)
+    for k in (2, 100):
+        rows.append(
+            ReportRow(
+                f"07.robustness_gdp_{k}",
+                "reconstruction robustness, μ-GDP: success ≤ Φ(Φ⁻¹(κ) + μ) (Kaissis et al. 2023)",
+                "001",
+                f"secret uniform over K = {k} values (κ = 1/K), μ = {ROBUST_MU:g}, argmax; 10⁵ draws",
+                reconstruction_robustness_bound(1 / k, mu=ROBUST_MU),
+                "<=",
+                interval=lambda c, k=k: proportion_ci(attacks["gdp"][k], ROBUST_DRAWS, c),
+            )
+        )
+    return rows
+
+
+EXERCISES = [
+    Exercise(
+        "07.1",
+        "n = 400 secret bits, m = 800 random subset queries, uniform noise on [-E, E] with E = 10. "
+        "What share of the bits does least squares recover (the formula)?",
+        lambda: ls_recovery_theory(400, 800, answer_noise_sd("uniform", 10.0)),
+        "Phi(sqrt(m - n) / (4 sigma)) with sigma = E / sqrt(3).",
+        "sigma = 10/sqrt(3) = 5.77; sqrt(400)/(4 * 5.77) = 0.866; Phi(0.866) = 0.807.",
+    ),
+    Exercise(
+        "07.2",
+        "Keep n = 400 and E = 10. How many queries m make the formula give 95%?",
+        lambda: ls_queries_needed(400, answer_noise_sd("uniform", 10.0), 0.95),
+        "Solve sqrt(m - n) / (4 sigma) = Phi^-1(0.95) = 1.645 for m.",
+        "m = n + (4 sigma 1.645)^2 = 400 + (4 * 5.774 * 1.645)^2 = 400 + 1443 = 1843.",
+    ),
+    Exercise(
+        "07.3",
+        "All 2^n subsets are answered, each within E = 3 of the truth. At most how many bits can the "
+        "exhaustive attack get wrong?",
+        lambda: 12.0,
+        "Each of the two kinds of wrong bits forms a query on which the answers differ by their number.",
+        "4E = 12: at most 2E = 6 bits with x_i = 1, c_i = 0, and at most 6 the other way.",
+    ),
+    Exercise(
+        "07.4",
+        "Each bit is 0 or 1 with probability 1/2 and the answers are released with eps = 2 (pure DP). "
+        "What is the most often any attacker can guess a bit right?",
+        lambda: dp_guessing_bound(2.0),
+        "e^eps / (1 + e^eps): the corner of the region of tests DP allows.",
+        "e^2 / (1 + e^2) = 7.389 / 8.389 = 0.881, whatever the attack and however many queries.",
+    ),
+    Exercise(
+        "07.5",
+        "The real column (BMI >= 25) is 1 for 30% of the students. Released with eps = 0.5, what is "
+        "the most often an attacker who knows the 30% can guess a student's bit right?",
+        lambda: dp_guessing_bound(0.5, prior=0.3),
+        "Compare the majority guess with e^eps / (1 + e^eps).",
+        "max(0.7, e^0.5/(1 + e^0.5) = 0.622) = 0.7: the bound is the majority guess, so this release "
+        "lets no attacker do better than 'everyone is below 25'.",
+    ),
+    Exercise(
+        "07.6",
+        "The zCDP split answers m = 512 queries with total (eps = 1, delta = 1e-6). What is each "
+        "answer's noise sigma?",
+        lambda: dp_noise(512, 1.0, "zcdp")[1],
+        "rho from (eps, delta) by rho + 2 sqrt(rho ln(1/delta)) = eps; then sigma = sqrt(m / (2 rho)).",
+        "rho = (sqrt(ln 1e6 + 1) - sqrt(ln 1e6))^2 = 0.0175; sigma = sqrt(512 / 0.0350) = 121.1: far above "
+        "sqrt(n) = 16 for n = 256, so least squares is near a coin toss.",
+    ),
+    Exercise(
+        "07.7",
+        "The 512 queries of section 6 are fixed in advance, and one person is in at most c of them (c is "
+        "printed there). Answer the whole vector with one Gaussian mechanism of L2 sensitivity sqrt(c) and "
+        "the same rho as the zCDP split at eps = 1, delta = 1e-6. What sigma?",
+        lambda: math.sqrt(column_max() / (2 * approx_dp_to_zcdp(1.0, DELTA))),
+        "Bun & Steinke: sigma = Delta_2 / sqrt(2 rho); Delta_2 = sqrt(c) for a bit that flips.",
+        "rho = 0.01748 and c = 282: sigma = sqrt(282 / 0.03496) = 89.8, against 121.1 for the split: about "
+        "26% less noise for the same guarantee, because composition assumed a person could be in all 512.",
+    ),
+]
+
+
+def column_max(seed: int = SEED) -> int:
+    """The largest number of section 6's queries one person is in (a column sum of A)."""
+    return int(design(DP_N, DP_M, seed).queries.sum(axis=0).max())
