@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import linalg, optimize, sparse, stats
+from scipy import integrate, linalg, optimize, sparse, stats
 
 from dplab._checks import (
     as_result,
@@ -54,6 +54,7 @@ __all__ = [
     "answer_noise_sd",
     "answer_queries",
     "answer_queries_dp",
+    "argmax_guess_success",
     "bmi_bits",
     "dp_answer_noise",
     "dp_guessing_bound",
@@ -62,6 +63,7 @@ __all__ = [
     "grade_reconstruction",
     "least_squares_attack",
     "lp_attack",
+    "randomized_response_guess",
     "ls_queries_needed",
     "ls_recovery_exact",
     "ls_recovery_theory",
@@ -198,25 +200,31 @@ def answer_queries_dp(queries: ArrayLike, bits: ArrayLike, epsilon: float, *, de
     return answer_queries(queries, bits, noise=noise, scale=scale, rng=rng)
 
 
-def adversarial_answers(queries: ArrayLike, bits: ArrayLike, bound: float, *,
+def adversarial_answers(queries: ArrayLike, bits: ArrayLike, bound: float, *, tries: int = 1,
                         rng=None) -> tuple[np.ndarray, np.ndarray]:
     """(answers, decoy): exact answers of another database x' whose every answer lies within
     ``bound`` of the truth, so the answers are "accurate within E" and yet no attack can tell
     x from x'. The decoy is built greedily: visit the bits in random order and flip one when
-    every |<q, x' - x>| stays <= E. The attack then recovers x' and misses |x - x'| bits."""
+    every |<q, x' - x>| stays <= E; of ``tries`` random orders, keep the decoy that differs most.
+    A simple adversary, not the worst one. The attack then recovers x' and misses |x - x'| bits."""
     x = _bits(bits)
     a = _queries(queries, x.size)
     bound = check_nonnegative(bound, "bound")
+    tries = check_positive_int(tries, "tries")
     gen = check_rng(rng)
     cols = a.astype(np.int64)
-    diff = np.zeros(a.shape[0], dtype=np.int64)  # A (x' - x)
-    decoy = x.copy()
-    for i in gen.permutation(x.size):
-        step = diff + (1 - 2 * int(x[i])) * cols[:, i]
-        if np.max(np.abs(step)) <= bound:
-            diff = step
-            decoy[i] = 1 - x[i]
-    return a @ decoy.astype(float), decoy
+    best = x.copy()
+    for _ in range(tries):
+        diff = np.zeros(a.shape[0], dtype=np.int64)  # A (x' - x)
+        decoy = x.copy()
+        for i in gen.permutation(x.size):
+            step = diff + (1 - 2 * int(x[i])) * cols[:, i]
+            if np.max(np.abs(step)) <= bound:
+                diff = step
+                decoy[i] = 1 - x[i]
+        if np.sum(decoy != x) > np.sum(best != x):
+            best = decoy
+    return a @ best.astype(float), best
 
 
 # --- attacks ----------------------------------------------------------------------------------------
@@ -294,9 +302,10 @@ def ls_recovery_theory(n_bits: ArrayLike, n_queries: ArrayLike, noise_sd: ArrayL
 
     Bit i is right when its estimation error is below 1/2 on the right side, with probability
     Phi(1 / (2 sigma sqrt(v_i))), v_i = ((A^T A)^-1)_ii (:func:`ls_recovery_exact`). For a random
-    0/1 design E[A^T A] = (m/4)(I + 11^T); with the inverse-Wishart mean, E[(A^T A)^-1]_ii is
-    about 4 / (m - n). An approximation (the v_i vary; non-Gaussian noise is Gaussian only in
-    the limit): it needs m > n.
+    0/1 design write A = (11^T + B)/2, B a random +-1 matrix: the all-ones part only concerns the
+    bits' total, and B^T B / 4 is a Wishart matrix (m degrees of freedom, n dimensions) whose
+    inverse has mean 4 I / (m - n - 1): v_i is about 4 / (m - n). An approximation (the v_i vary;
+    non-Gaussian noise is Gaussian only in the limit): it needs m > n.
     """
     n = check_positive_int(n_bits, "n_bits", array_ok=True)
     m = check_positive_int(n_queries, "n_queries", array_ok=True)
@@ -395,6 +404,27 @@ def reconstruction_robustness_bound(kappa: ArrayLike, *, epsilon: float | None =
                                         1 - math.exp(-eps) * (1 - delta - k)]))
 
 
+def randomized_response_guess(epsilon: float, n_values: int) -> float:
+    """How often the attacker who believes the report guesses a secret uniform over K values
+    released by K-ary randomized response (the truth with probability e^eps / (e^eps + K - 1),
+    else one of the others at random; eps-DP): e^eps / (e^eps + K - 1)."""
+    eps = check_nonnegative(epsilon, "epsilon")
+    k = check_positive_int(n_values, "n_values")
+    return 1 / (1 + (k - 1) * math.exp(-eps))
+
+
+def argmax_guess_success(mu: float, n_values: int) -> float:
+    """How often the largest coordinate of s e_z + N(0, I_K), s = mu / sqrt(2) (a mu-GDP release
+    of a secret z uniform over K values: two secrets are mu apart), is z:
+    integral of phi(t - s) Phi(t)^(K - 1) dt (numerical quadrature)."""
+    mu = check_nonnegative(mu, "mu")
+    k = check_positive_int(n_values, "n_values")
+    shift = mu / math.sqrt(2)
+    value, _ = integrate.quad(lambda t: stats.norm.pdf(t - shift) * stats.norm.cdf(t) ** (k - 1),
+                              -np.inf, np.inf, epsabs=1e-12)
+    return value
+
+
 def _prior(prior: float) -> float:
     kappa = float(prior)
     if not 0 < kappa < 1:
@@ -453,28 +483,41 @@ def _secret(level: ChallengeLevel, seed: int) -> np.ndarray:
     return np.random.default_rng([seed, 0, level.n_bits]).integers(0, 2, level.n_bits, dtype=np.uint8)
 
 
+#: queries asked per (level, seed) in this Python session, whichever oracle asked them
+_ASKED: dict[tuple[str, int], int] = {}
+
+
 @dataclass
 class ReconstructionChallenge:
     """A query oracle over a hidden secret: ``ask(queries)`` answers 0/1 rows of width n_bits
-    with the level's noise, fresh for every query, until ``max_queries`` have been asked.
+    with the level's noise until ``max_queries`` have been asked of that level and seed.
 
-    The secret is only as hidden as the honour system makes it: it is derived from the seed
-    with dplab's code (and sits in a private attribute), so anyone can look. Don't.
+    The noise is fresh for every answer and never seeded (two oracles that replayed the same
+    noise could be subtracted to cancel it), and the allowance is shared by every oracle of the
+    same level and seed in this Python session (a new oracle is not a new budget).
+
+    The rest is the honour system: the secret is derived from the seed with dplab's code, the
+    allowance resets when Python restarts, and grading is free (flipping one bit and grading again
+    would reveal it). Don't look, and grade once.
     """
 
     level: ChallengeLevel
     seed: int
-    asked: int = 0
     _bits: np.ndarray = field(default=None, repr=False)
     _rng: np.random.Generator = field(default=None, repr=False)
 
     def __post_init__(self):
         self._bits = _secret(self.level, self.seed)
-        self._rng = np.random.default_rng([self.seed, 1, self.level.n_bits])
+        self._rng = np.random.default_rng()  # fresh OS entropy
 
     @property
     def n_bits(self) -> int:
         return self.level.n_bits
+
+    @property
+    def asked(self) -> int:
+        """Queries asked of this level and seed so far in this session."""
+        return _ASKED.get((self.level.name, self.seed), 0)
 
     @property
     def remaining(self) -> int:
@@ -486,8 +529,9 @@ class ReconstructionChallenge:
         a = _queries(a[None, :] if a.ndim == 1 else a, self.n_bits)
         if a.shape[0] > self.remaining:
             raise ValueError(f"level {self.level.name!r} allows {self.level.max_queries} queries: "
-                             f"{self.asked} asked, {a.shape[0]} more requested")
-        self.asked += a.shape[0]
+                             f"{self.asked} asked, {a.shape[0]} more requested (the allowance is per level "
+                             "and seed for this Python session: take another seed for a new secret)")
+        _ASKED[(self.level.name, self.seed)] = self.asked + a.shape[0]
         return answer_queries(a, self._bits, noise=self.level.noise, scale=self.level.scale, rng=self._rng)
 
     def __str__(self) -> str:

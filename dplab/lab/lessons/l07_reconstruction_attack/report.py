@@ -22,12 +22,14 @@ from dplab.reconstruction import (
     answer_noise_sd,
     answer_queries,
     answer_queries_dp,
+    argmax_guess_success,
     dp_answer_noise,
     dp_guessing_bound,
     exhaustive_attack,
     gdp_guessing_bound,
     least_squares_attack,
     ls_queries_needed,
+    ls_recovery_exact,
     ls_recovery_theory,
     reconstruction_robustness_bound,
     subset_queries,
@@ -41,7 +43,7 @@ SEED = 2032
 DELTA = 1e-6
 SPLITS = ("basic", "advanced", "zcdp")
 #: noise draws per design: the simulated share at every noise level comes from the same draws
-DRAWS = 16
+DRAWS = 48
 #: the transition figure's noise grid (E / sqrt n) and sizes; queries m = 2n
 RATIOS = np.round(np.arange(0.05, 1.51, 0.05), 2)
 SIZES = (100, 300, 1000)
@@ -155,17 +157,21 @@ def exhaustive_table(secrets: int = 10, seed: int = SEED) -> dict[float, tuple[i
 
 ADVERSARY_N = 300
 ADVERSARY_RATIOS = (0.25, 0.5, 0.75, 1.0, 1.25)
+ADVERSARY_TRIES = 20
 
 
 @lru_cache(maxsize=4)
 def adversary_table(seed: int = SEED) -> dict[float, tuple[int, float]]:
-    """E/sqrt(n) -> (bits the adversary's answers hide, bits least squares gets wrong on uniform
-    noise of the same bound, mean of the draws), n = 300, m = 600."""
+    """E/sqrt(n) -> (bits the greedy adversary's decoy hides, the best of ADVERSARY_TRIES orders;
+    bits least squares gets wrong on uniform noise of the same bound, mean of the draws),
+    n = 300, m = 600."""
     d = design(ADVERSARY_N, 2 * ADVERSARY_N, seed)
     table = {}
     for ratio in ADVERSARY_RATIOS:
         e = noise_bound(ratio, ADVERSARY_N)
-        decoy = adversarial_answers(d.queries, d.bits, e, rng=np.random.default_rng([seed, 7]))[1]
+        decoy = adversarial_answers(
+            d.queries, d.bits, e, tries=ADVERSARY_TRIES, rng=np.random.default_rng([seed, 7])
+        )[1]
         random_wrong = float(ADVERSARY_N * (1 - d.shares("uniform", e).mean()))
         table[ratio] = (int(np.sum(decoy != d.bits)), random_wrong)
     return table
@@ -288,6 +294,22 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                 interval=lambda c, shares=shares: mean_ci(shares, c),
             )
         )
+    d_dp = design(DP_N, DP_M, seed)
+    for eps in DP_CHECK_EPSILONS:
+        shares = dp_runs(eps, seed=seed)
+        sigma = dp_noise(DP_M, eps, "zcdp")[1]
+        rows.append(
+            ReportRow(
+                f"07.dp_least_squares_{eps:g}",
+                "least squares on DP answers = meanᵢ Φ(1/(2σ√vᵢ)), vᵢ = ((AᵀA)⁻¹)ᵢᵢ (exact, Gaussian noise)",
+                "001",
+                f"n = {DP_N}, m = {DP_M}, ε = {eps:g}, δ = 10⁻⁶, zCDP split (σ = {sigma:.3g}); "
+                f"{DP_CHECK_RUNS} releases",
+                ls_recovery_exact(d_dp.queries, sigma),
+                "=",
+                interval=lambda c, shares=shares: mean_ci(shares, c),
+            )
+        )
     draws = 200_000
     rng = np.random.default_rng([seed, 11])
     bits = rng.integers(0, 2, draws)
@@ -308,15 +330,27 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     for k in (2, 100):
         rows.append(
             ReportRow(
-                f"07.robustness_gdp_{k}",
-                "reconstruction robustness, μ-GDP: success ≤ Φ(Φ⁻¹(κ) + μ) (Kaissis et al. 2023)",
+                f"07.argmax_gdp_{k}",
+                "the argmax attack on a μ-GDP release of one of K values succeeds ∫φ(t − μ/√2)Φ(t)^(K−1)dt",
                 "001",
-                f"secret uniform over K = {k} values (κ = 1/K), μ = {ROBUST_MU:g}, argmax; 10⁵ draws",
-                reconstruction_robustness_bound(1 / k, mu=ROBUST_MU),
-                "<=",
+                f"K = {k}, μ = {ROBUST_MU:g}; 10⁵ draws (the bound 1 − f(1/K) = "
+                f"{reconstruction_robustness_bound(1 / k, mu=ROBUST_MU):.3f} is above it)",
+                argmax_guess_success(ROBUST_MU, k),
+                "=",
                 interval=lambda c, k=k: proportion_ci(attacks["gdp"][k], ROBUST_DRAWS, c),
             )
         )
+    rows.append(
+        ReportRow(
+            "07.robustness_rr_100",
+            "reconstruction robustness, ε-DP: K-ary randomized response ≤ e^ε κ + δ (Kaissis et al. 2023)",
+            "001",
+            f"K = 100 (κ = 0.01), ε = {ROBUST_EPSILON:g}, δ = 0; 10⁵ draws",
+            reconstruction_robustness_bound(0.01, epsilon=ROBUST_EPSILON),
+            "<=",
+            interval=lambda c: proportion_ci(attacks["rr"][100], ROBUST_DRAWS, c),
+        )
+    )
     return rows
 
 
@@ -372,13 +406,14 @@ EXERCISES = [
     ),
     Exercise(
         "07.7",
-        "The 512 queries of section 6 are fixed in advance, and one person is in at most c of them (c is "
-        "printed there). Answer the whole vector with one Gaussian mechanism of L2 sensitivity sqrt(c) and "
-        "the same rho as the zCDP split at eps = 1, delta = 1e-6. What sigma?",
+        "The 512 queries of section 6 are fixed in advance, and no person is in more than 282 of them (the "
+        "largest column sum of A, printed there). Answer the whole vector with one Gaussian mechanism of "
+        "L2 sensitivity sqrt(282) and the same rho as the zCDP split at eps = 1, delta = 1e-6. What sigma?",
         lambda: math.sqrt(column_max() / (2 * approx_dp_to_zcdp(1.0, DELTA))),
-        "Bun & Steinke: sigma = Delta_2 / sqrt(2 rho); Delta_2 = sqrt(c) for a bit that flips.",
-        "rho = 0.01748 and c = 282: sigma = sqrt(282 / 0.03496) = 89.8, against 121.1 for the split: about "
-        "26% less noise for the same guarantee, because composition assumed a person could be in all 512.",
+        "Bun & Steinke: sigma = Delta_2 / sqrt(2 rho); a flipped bit moves 282 answers by 1 at most.",
+        "rho = 0.01748: sigma = sqrt(282 / 0.03496) = 89.8, against 121.1 for the split (sqrt(512/282) = "
+        "1.35 times less, 26% less noise) for the same guarantee: composition assumed a person could be in "
+        "all 512.",
     ),
 ]
 

@@ -19,6 +19,7 @@ from dplab.lab.lessons.l07_reconstruction_attack.report import (
     DP_EPSILONS,
     DP_M,
     DP_N,
+    DRAWS,
     RATIOS,
     ROBUST_DRAWS,
     ROBUST_EPSILON,
@@ -57,6 +58,14 @@ def bit_grid(bits: np.ndarray, right: np.ndarray) -> np.ndarray:
     side = math.isqrt(bits.size)
     code = np.where(right, bits, 2).astype(float)
     return code[: side * side].reshape(side, side)
+
+
+def _bits_image(ax):
+    """The panels' left axes: the secret's bits as a square image (updated with set_data)."""
+    ax.set(xticks=[], yticks=[])
+    ax.set_title("bits: 0 light grey, 1 dark grey,\nmissed by least squares orange", fontsize=8)
+    return ax.imshow(np.zeros((16, 16)), cmap=BIT_COLORS, vmin=0, vmax=2, extent=(0, 1, 0, 1),
+                     interpolation="nearest")
 
 
 def figure_transition():
@@ -133,7 +142,7 @@ def figure_adversary():
         [table[r][1] for r in ADVERSARY_RATIOS],
         "o-",
         color=PALETTE[0],
-        label="uniform noise on [−E, E]: least squares (mean of 16 draws)",
+        label=f"uniform noise on [−E, E]: least squares (mean of {DRAWS} draws)",
     )
     ax.plot(
         ratios,
@@ -175,7 +184,7 @@ def figure_dp():
             kind, scale = dp_noise(DP_M, float(e), split)
             sims.append(d.shares(kind, scale).mean())
         ax.plot(eps, sims, "o", ms=3.5, color=SPLIT_COLORS[split])
-    ax.plot([], [], "ko", ms=3.5, label="simulated (mean of 16 releases)")
+    ax.plot([], [], "ko", ms=3.5, label=f"simulated (mean of {DRAWS} releases)")
     ax.plot(
         DP_EPSILONS,
         dp_guessing_bound(DP_EPSILONS, DELTA),
@@ -257,7 +266,9 @@ def figure_robustness():
             label=f"{attack_label}, K = {', '.join(map(str, ROBUST_K))}",
         )
         bit = dp_guessing_bound(ROBUST_EPSILON) if key == "rr" else gdp_guessing_bound(ROBUST_MU)
-        ax.plot([0.5], [bit], "x", color="k", ms=8, mew=2, label=f"a bit: the exact bound {bit:.3f}")
+        ax.plot(
+            [0.5], [bit], "_", color="k", ms=16, mew=2.5, zorder=1, label=f"a bit: the exact bound {bit:.3f}"
+        )
         ax.set(
             xscale="log",
             yscale="log",
@@ -286,16 +297,17 @@ class AttackView:
     def __init__(self):
         self.fig, (self.ax_bits, self.ax) = new_figure(2, width=4.4, height=3.6)
         self.ax.get_gridspec().set_width_ratios([1, 1.8])
-        self.image = self.ax_bits.imshow(
-            np.zeros((16, 16)), cmap=BIT_COLORS, vmin=0, vmax=2, extent=(0, 1, 0, 1), interpolation="nearest"
-        )
-        self.ax_bits.set(xticks=[], yticks=[])
-        self.ax_bits.set_title("the secret (grey), least squares' misses (red)", fontsize=8)
+        self.image = _bits_image(self.ax_bits)
         grid = np.linspace(0.02, 1.5, 120)
         self.grid = grid
         (self.theory,) = self.ax.plot(grid, np.zeros_like(grid), "k-", lw=1.5, label="formula")
         (self.sim,) = self.ax.plot(
-            RATIOS, np.zeros_like(RATIOS), "o", ms=3, color=PALETTE[0], label="simulated (16 draws)"
+            RATIOS,
+            np.zeros_like(RATIOS),
+            "o",
+            ms=3,
+            color=PALETTE[0],
+            label=f"simulated ({DRAWS} draws, the same rescaled)",
         )
         (self.here,) = self.ax.plot(
             [0.5], [0.8], "o", ms=9, mfc="none", mec=PALETTE[3], mew=2, label="the draw on the left"
@@ -376,11 +388,7 @@ class DPView:
     def __init__(self):
         self.fig, (self.ax_bits, self.ax) = new_figure(2, width=4.4, height=3.6)
         self.ax.get_gridspec().set_width_ratios([1, 1.8])
-        self.image = self.ax_bits.imshow(
-            np.zeros((16, 16)), cmap=BIT_COLORS, vmin=0, vmax=2, extent=(0, 1, 0, 1), interpolation="nearest"
-        )
-        self.ax_bits.set(xticks=[], yticks=[])
-        self.ax_bits.set_title("the secret (grey), least squares' misses (red)", fontsize=8)
+        self.image = _bits_image(self.ax_bits)
         (self.theory,) = self.ax.plot(
             DP_EPSILONS,
             np.zeros_like(DP_EPSILONS),
@@ -440,7 +448,8 @@ class DPView:
         return (
             f"ε = {eps:.3g}, {split} split ({kind} noise, scale {scale:.3g} per answer): this release "
             f"lets least squares recover {share:.1%} of {DP_N} bits (formula "
-            f"{dp_theory(DP_N, DP_M, eps, split):.1%}); no attacker can expect more than {bound:.1%} per bit."
+            f"{dp_theory(DP_N, DP_M, eps, split):.1%}); no attacker can expect more than {bound:.1%} per bit "
+            "(a bound on the expected share: one release of 256 bits scatters about 3 points around it)."
         )
 
 
