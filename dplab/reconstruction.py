@@ -5,10 +5,10 @@ The data are n secret bits x in {0, 1}^n (one per person; n is public). A subset
 is a 0/1 row q and its answer is <q, x> plus noise; m queries form an m x n 0/1 matrix A.
 The results the slide runs together, each with its own source:
 
-* Dinur & Nissim 2003 (Theorem 2): if *all* 2^n subsets are answered within E, any database
+* Dinur & Nissim 2003: if *all* 2^n subsets are answered within E, any database
   consistent with the answers within E differs from x in at most 4E bits
   (:func:`exhaustive_attack`): error E = o(n) is blatantly non-private, with exponential work;
-* Dinur & Nissim 2003 (Theorem 3): about n log^2 n random subset queries with error
+* Dinur & Nissim 2003: about n log^2 n random subset queries with error
   o(sqrt n) suffice for a polynomial-time (LP) attack;
 * Dwork, McSherry & Talwar 2007: m = O(n) random queries and L1 (LP) decoding recover
   almost all of x even when a constant fraction of the answers is arbitrarily wrong
@@ -274,7 +274,7 @@ def lp_attack(queries: ArrayLike, answers: ArrayLike, *, objective: str = "l1",
 
 
 def exhaustive_attack(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarray:
-    """Dinur & Nissim 2003, Theorem 2: given all 2^n subset sums (in the order of
+    """Dinur & Nissim 2003: given all 2^n subset sums (in the order of
     :func:`all_subset_queries`) each within E of the truth, return a database c with
     |<q, c> - y_q| <= E for every q (the first in that order). x itself qualifies, and any such c
     differs from x in at most 4E bits: the people with x_i = 1, c_i = 0 form one query on
@@ -380,7 +380,7 @@ def reconstruction_robustness_bound(kappa: ArrayLike, *, epsilon: float | None =
     """The most often any attacker can reconstruct a secret it would guess right with
     probability kappa without the release (kappa = the prior's largest mass, 1/K for one of K
     equally likely values): 1 - f(kappa), f the trade-off function of the release (Kaissis et
-    al. 2023, Theorem 1; reconstruction robustness of Balle, Cherubin & Hayes 2022).
+    al. 2023; reconstruction robustness of Balle, Cherubin & Hayes 2022).
 
     Why: compare D with the secret z against D' with an independent z' ~ prior. The test "the
     attack outputs z" has type I error <= kappa under D' and power = the success under D, so
