@@ -34,17 +34,20 @@ __all__ = [
     "standard_noise",
 ]
 
-NOISES = ("laplace", "gaussian")
+NOISES = ("laplace", "gaussian", "uniform")
 
 
 def standard_noise(
     noise: str, size: int | tuple[int, ...], rng: np.random.Generator | int | None = None
 ) -> np.ndarray:
-    """Standard noise: ``"laplace"`` is Lap(0, 1), ``"gaussian"`` is N(0, 1)."""
+    """Standard noise: ``"laplace"`` is Lap(0, 1), ``"gaussian"`` is N(0, 1), ``"uniform"`` is
+    uniform on [-1, 1] (a bounded noise, scaled by its bound E)."""
     check_choice(noise, NOISES, "noise")
     rng = check_rng(rng)
     if noise == "laplace":
         return rng.laplace(0.0, 1.0, size=size)
+    if noise == "uniform":
+        return rng.uniform(-1.0, 1.0, size=size)
     return rng.standard_normal(size=size)
 
 

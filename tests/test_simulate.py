@@ -91,3 +91,10 @@ def test_bonferroni_confidence():
     assert dplab.bonferroni_confidence(1) == pytest.approx(0.99)
     with pytest.raises(ValueError, match="n_checks must be a positive integer"):
         dplab.bonferroni_confidence(0)
+
+
+def test_uniform_standard_noise_is_bounded_with_variance_one_third():
+    z = dplab.standard_noise("uniform", 200_000, rng=3)
+    assert np.all(np.abs(z) <= 1.0)
+    assert dplab.mean_ci(z**2, 0.999).contains(1 / 3)
+    np.testing.assert_array_equal(z, np.random.default_rng(3).uniform(-1.0, 1.0, 200_000))

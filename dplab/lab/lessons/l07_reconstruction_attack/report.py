@@ -34,7 +34,7 @@ from dplab.reconstruction import (
     reconstruction_robustness_bound,
     subset_queries,
 )
-from dplab.simulate import mean_ci, proportion_ci
+from dplab.simulate import mean_ci, proportion_ci, standard_noise
 from dplab.zcdp import approx_dp_to_zcdp
 
 NOTEBOOK = "07_reconstruction_attack.ipynb"
@@ -44,6 +44,7 @@ DELTA = 1e-6
 SPLITS = ("basic", "advanced", "zcdp")
 #: noise draws per design: the simulated share at every noise level comes from the same draws
 DRAWS = 48
+KINDS = ("uniform", "gaussian", "laplace")
 #: the transition figure's noise grid (E / sqrt n) and sizes; queries m = 2n
 RATIOS = np.round(np.arange(0.05, 1.51, 0.05), 2)
 SIZES = (100, 300, 1000)
@@ -64,6 +65,7 @@ class Design:
     bits: np.ndarray
     queries: np.ndarray
     errors: dict  # kind -> n x DRAWS
+    seed: int
 
     @property
     def n(self) -> int:
@@ -72,6 +74,10 @@ class Design:
     @property
     def m(self) -> int:
         return self.queries.shape[0]
+
+    def noise(self, kind: str) -> np.ndarray:
+        """The m x DRAWS standard noise behind ``errors[kind]``."""
+        return design_noise(self.m, kind, self.seed + self.n)
 
     def correct(self, kind: str, scale: float) -> np.ndarray:
         """n x DRAWS: whether least squares gets each bit right at noise ``scale``."""
@@ -84,13 +90,9 @@ class Design:
         return self.correct(kind, scale).mean(axis=0)
 
 
-def _standard_noise(m: int, kind: str, seed: int) -> np.ndarray:
-    rng = np.random.default_rng([seed, m, ("uniform", "gaussian", "laplace").index(kind)])
-    if kind == "uniform":
-        return rng.uniform(-1.0, 1.0, (m, DRAWS))
-    if kind == "gaussian":
-        return rng.standard_normal((m, DRAWS))
-    return rng.laplace(0.0, 1.0, (m, DRAWS))
+def design_noise(m: int, kind: str, seed: int) -> np.ndarray:
+    """DRAWS standard noise vectors of length m (dplab.standard_noise), one stream per kind."""
+    return standard_noise(kind, (m, DRAWS), np.random.default_rng([seed, m, KINDS.index(kind)]))
 
 
 @lru_cache(maxsize=16)
@@ -98,18 +100,35 @@ def design(n: int, m: int, seed: int = SEED) -> Design:
     """The cached design of n random bits and m queries (one least-squares factorisation)."""
     bits = np.random.default_rng([seed, n]).integers(0, 2, n).astype(np.uint8)
     queries = subset_queries(m, n, rng=np.random.default_rng([seed, n, m]))
-    kinds = ("uniform", "gaussian", "laplace")
-    z = np.hstack([_standard_noise(m, k, seed + n) for k in kinds])
+    z = np.hstack([design_noise(m, k, seed + n) for k in KINDS])
     w = linalg.lstsq(queries.astype(float), z, lapack_driver="gelsy", check_finite=False)[0]
-    errors = {k: w[:, i * DRAWS : (i + 1) * DRAWS] for i, k in enumerate(kinds)}
+    errors = {k: w[:, i * DRAWS : (i + 1) * DRAWS] for i, k in enumerate(KINDS)}
     for a in (bits, queries, *errors.values()):
         a.flags.writeable = False
-    return Design(bits, queries, errors)
+    return Design(bits, queries, errors, seed)
+
+
+@lru_cache(maxsize=32)
+def simulated_curve(n: int, m: int, seed: int = SEED) -> np.ndarray:
+    """Least squares' mean share over the design's draws at each noise level of RATIOS (uniform
+    noise): computed once per design, not on every move of a noise slider."""
+    d = design(n, m, seed)
+    curve = np.array([d.shares("uniform", noise_bound(r, n)).mean() for r in RATIOS])
+    curve.flags.writeable = False
+    return curve
 
 
 def dp_noise(m: int, epsilon: float, split: str, delta: float = DELTA) -> tuple[str, float]:
     """dplab.dp_answer_noise with the lesson's delta (none for the basic split)."""
     return dp_answer_noise(m, epsilon, delta=None if split == "basic" else delta, split=split)
+
+
+@lru_cache(maxsize=8)
+def dp_theory_curve(split: str) -> np.ndarray:
+    """dp_theory over DP_EPSILONS for the lesson's design size (cached: a slider redraws it)."""
+    curve = dp_theory(DP_N, DP_M, DP_EPSILONS, split)
+    curve.flags.writeable = False
+    return curve
 
 
 def dp_theory(n: int, m: int, epsilon, split: str, delta: float = DELTA):
@@ -127,6 +146,13 @@ def zcdp_bound(m: int, epsilon, delta: float = DELTA):
     mus = np.sqrt(2 * np.array([approx_dp_to_zcdp(float(e), delta) for e in eps]))
     out = gdp_guessing_bound(mus)
     return out if np.ndim(epsilon) else float(np.atleast_1d(out)[0])
+
+
+def attacker_bound(epsilon: float, split: str) -> float:
+    """The bound on any attacker's per-bit success against the split's release: the (eps, delta)
+    bound (delta = 0 for basic), and for the zCDP split the smaller Gaussian one."""
+    bound = float(dp_guessing_bound(epsilon, 0.0 if split == "basic" else DELTA))
+    return min(bound, float(zcdp_bound(DP_M, epsilon))) if split == "zcdp" else bound
 
 
 # --- the exhaustive attack and the adversary -----------------------------------------------------------
@@ -282,7 +308,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     )
     for eps in DP_CHECK_EPSILONS:
         shares = dp_runs(eps, seed=seed)
-        bound = min(dp_guessing_bound(eps, DELTA), zcdp_bound(DP_M, eps))
+        bound = attacker_bound(eps, "zcdp")
         rows.append(
             ReportRow(
                 f"07.dp_bound_{eps:g}",

@@ -29,11 +29,14 @@ from dplab.lab.lessons.l07_reconstruction_attack.report import (
     SIZES,
     SPLITS,
     adversary_table,
+    attacker_bound,
     design,
     dp_noise,
     dp_theory,
+    dp_theory_curve,
     noise_bound,
     robustness_attacks,
+    simulated_curve,
     zcdp_bound,
 )
 from dplab.lab.plots import COLORS, PALETTE, new_figure
@@ -64,8 +67,9 @@ def _bits_image(ax):
     """The panels' left axes: the secret's bits as a square image (updated with set_data)."""
     ax.set(xticks=[], yticks=[])
     ax.set_title("bits: 0 light grey, 1 dark grey,\nmissed by least squares orange", fontsize=8)
-    return ax.imshow(np.zeros((16, 16)), cmap=BIT_COLORS, vmin=0, vmax=2, extent=(0, 1, 0, 1),
-                     interpolation="nearest")
+    return ax.imshow(
+        np.zeros((16, 16)), cmap=BIT_COLORS, vmin=0, vmax=2, extent=(0, 1, 0, 1), interpolation="nearest"
+    )
 
 
 def figure_transition():
@@ -164,6 +168,27 @@ def figure_adversary():
     return fig
 
 
+def _bound_lines(ax):
+    """The two bounds on any attacker against epsilon; returns the zCDP split's (Gaussian) line."""
+    ax.plot(
+        DP_EPSILONS,
+        dp_guessing_bound(DP_EPSILONS, DELTA),
+        "--",
+        color=COLORS["bound"],
+        lw=1.6,
+        label="bound on any attacker, (ε, δ)-DP",
+    )
+    (gauss,) = ax.plot(
+        DP_EPSILONS,
+        zcdp_bound(DP_M, DP_EPSILONS),
+        ":",
+        color=COLORS["zcdp"],
+        lw=1.8,
+        label="bound on any attacker, zCDP split: Φ(√(ρ/2))",
+    )
+    return gauss
+
+
 def figure_dp():
     """Least squares on DP answers against the budget, per composition split, under the bounds on
     any attacker; and the noise per answer against the number of queries."""
@@ -171,7 +196,7 @@ def figure_dp():
     for split in SPLITS:
         ax.plot(
             DP_EPSILONS,
-            dp_theory(DP_N, DP_M, DP_EPSILONS, split),
+            dp_theory_curve(split),
             color=SPLIT_COLORS[split],
             lw=1.6,
             label=f"least squares, {split} split (formula)",
@@ -185,22 +210,7 @@ def figure_dp():
             sims.append(d.shares(kind, scale).mean())
         ax.plot(eps, sims, "o", ms=3.5, color=SPLIT_COLORS[split])
     ax.plot([], [], "ko", ms=3.5, label=f"simulated (mean of {DRAWS} releases)")
-    ax.plot(
-        DP_EPSILONS,
-        dp_guessing_bound(DP_EPSILONS, DELTA),
-        "--",
-        color=COLORS["bound"],
-        lw=1.6,
-        label="bound on any attacker, (ε, δ)-DP",
-    )
-    ax.plot(
-        DP_EPSILONS,
-        zcdp_bound(DP_M, DP_EPSILONS),
-        ":",
-        color=COLORS["zcdp"],
-        lw=1.8,
-        label="bound on any attacker, zCDP split: Φ(√(ρ/2))",
-    )
+    _bound_lines(ax)
     ax.set(
         xscale="log",
         xlabel="total budget ε (δ = 10⁻⁶ except basic)",
@@ -336,7 +346,7 @@ class AttackView:
         sd = answer_noise_sd("uniform", self.grid * math.sqrt(n))
         theory = ls_recovery_theory(n, m, sd)
         self.theory.set_ydata(theory)
-        self.sim.set_ydata([d.shares("uniform", noise_bound(r, n)).mean() for r in RATIOS])
+        self.sim.set_ydata(simulated_curve(n, m))
         share = float(right.mean())
         self.here.set_data([ratio], [share])
         expected = float(ls_recovery_theory(n, m, answer_noise_sd("uniform", e)))
@@ -397,22 +407,7 @@ class DPView:
             color=COLORS["zcdp"],
             label="least squares (formula)",
         )
-        self.ax.plot(
-            DP_EPSILONS,
-            dp_guessing_bound(DP_EPSILONS, DELTA),
-            "--",
-            color=COLORS["bound"],
-            lw=1.6,
-            label="bound on any attacker, (ε, δ)-DP",
-        )
-        (self.gauss,) = self.ax.plot(
-            DP_EPSILONS,
-            zcdp_bound(DP_M, DP_EPSILONS),
-            ":",
-            color=COLORS["zcdp"],
-            lw=1.8,
-            label="zCDP split's own bound Φ(√(ρ/2))",
-        )
+        self.gauss = _bound_lines(self.ax)
         (self.here,) = self.ax.plot(
             [1.0], [0.5], "o", ms=9, mfc="none", mec=PALETTE[3], mew=2, label="the release on the left"
         )
@@ -436,14 +431,12 @@ class DPView:
         draw = seed % d.errors[kind].shape[1]
         right = d.correct(kind, scale)[:, draw]
         self.image.set_data(bit_grid(d.bits, right))
-        self.theory.set_ydata(dp_theory(DP_N, DP_M, DP_EPSILONS, split))
+        self.theory.set_ydata(dp_theory_curve(split))
         self.theory.set_color(SPLIT_COLORS[split])
         self.gauss.set_visible(split == "zcdp")
         share = float(right.mean())
         self.here.set_data([eps], [share])
-        bound = float(dp_guessing_bound(eps, 0.0 if split == "basic" else DELTA))
-        if split == "zcdp":
-            bound = min(bound, float(zcdp_bound(DP_M, eps)))
+        bound = attacker_bound(eps, split)
         self.text.set_text(f"ε = {eps:.3g}, {split}: {share:.1%}")
         return (
             f"ε = {eps:.3g}, {split} split ({kind} noise, scale {scale:.3g} per answer): this release "
