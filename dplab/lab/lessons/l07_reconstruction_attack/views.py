@@ -176,7 +176,7 @@ def _bound_lines(ax):
         "--",
         color=COLORS["bound"],
         lw=1.6,
-        label="bound on any attacker, (ε, δ)-DP",
+        label="any attacker: (ε, δ)-DP bound",
     )
     (gauss,) = ax.plot(
         DP_EPSILONS,
@@ -184,7 +184,7 @@ def _bound_lines(ax):
         ":",
         color=COLORS["zcdp"],
         lw=1.8,
-        label="bound on any attacker, zCDP split: Φ(√(ρ/2))",
+        label="any attacker: zCDP split's Φ(√(ρ/2))",
     )
     return gauss
 
@@ -396,7 +396,7 @@ class DPView:
     against the budget for the chosen split, under the bounds on any attacker."""
 
     def __init__(self):
-        self.fig, (self.ax_bits, self.ax) = new_figure(2, width=4.4, height=3.6)
+        self.fig, (self.ax_bits, self.ax) = new_figure(2, width=4.4, height=4.1)
         self.ax.get_gridspec().set_width_ratios([1, 1.8])
         self.image = _bits_image(self.ax_bits)
         (self.theory,) = self.ax.plot(
@@ -405,7 +405,7 @@ class DPView:
             "-",
             lw=1.6,
             color=COLORS["zcdp"],
-            label="least squares (formula)",
+            label="least squares (formula), colour of the split",
         )
         self.gauss = _bound_lines(self.ax)
         (self.here,) = self.ax.plot(
@@ -420,7 +420,7 @@ class DPView:
             ylabel="share of bits recovered",
             title=f"DP answers, n = {DP_N}, m = {DP_M}",
         )
-        self.ax.legend(fontsize=7, loc="upper left")
+        self.ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
         self.fig.tight_layout()
         self.dynamic = [self.image, self.theory, self.gauss, self.here, self.text]
 
