@@ -20,6 +20,8 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "mechanisms.noise_reduction",
     "composition",
     "zcdp",
+    "tradeoff",
+    "pld",
     "filters",
     "sensitivity",
     "inference",
@@ -38,6 +40,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "range_queries.optimization",
     "simulate",
     "audit",
+    "attacks",
 ))
 
 for _module in _LIBRARY:

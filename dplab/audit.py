@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab._checks import check_positive_int, check_rng
+from dplab._checks import check_delta, check_positive_int, check_rng
 from dplab.simulate import proportion_ci
 
 __all__ = ["AuditResult", "audit_epsilon"]
@@ -86,18 +86,22 @@ def audit_epsilon(
     n_runs: int,
     n_pilot: int,
     confidence: float = 0.95,
+    delta: float = 0.0,
     rng=None,
 ) -> AuditResult:
     """A one-sided lower bound on the epsilon of ``sampler`` from ``n_runs`` runs on each of
     ``data`` and ``data_prime`` (module docstring). ``sampler(data, size, rng)`` returns
     ``size`` outputs: integers or booleans (one per run, or one row per run) for a
     discrete mechanism, real numbers for a continuous one (then the event is a threshold
-    y >= t or y <= t). The event is chosen on ``n_pilot`` separate runs of each."""
+    y >= t or y <= t). The event is chosen on ``n_pilot`` separate runs of each. For a
+    mechanism claimed (epsilon, delta)-DP, Pr_D[E] <= e^eps Pr_D'[E] + delta gives the bound
+    ln((p_lo - delta) / q_hi) instead (0 when p_lo <= delta)."""
     n_runs = check_positive_int(n_runs, "n_runs")
     n_pilot = check_positive_int(n_pilot, "n_pilot")
     confidence = float(confidence)
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got confidence={confidence!r}")
+    delta = check_delta(delta)
     rng = check_rng(rng)
     pilot_rng, run_rng = rng.spawn(2)
     pilot_a = np.asarray(sampler(data, n_pilot, pilot_rng))
@@ -125,6 +129,6 @@ def audit_epsilon(
     top, bottom = (counts[0], counts[1]) if direction == 0 else (counts[1], counts[0])
     p_low = float(proportion_ci(top, n_runs, confidence).low)
     q_high = float(proportion_ci(bottom, n_runs, confidence).high)
-    lower = math.log(p_low / q_high) if p_low > 0 else 0.0
+    lower = math.log((p_low - delta) / q_high) if p_low > delta else 0.0
     return AuditResult(max(lower, 0.0), event, counts, n_runs, confidence,
                        "D/D'" if direction == 0 else "D'/D")

@@ -42,6 +42,7 @@ from dplab._checks import (
 from dplab.bmi import body_mass_index
 from dplab.composition import advanced_composition_per_step
 from dplab.datasets import load_yrbss
+from dplab.tradeoff import tradeoff_dp, tradeoff_gaussian
 from dplab.zcdp import approx_dp_to_zcdp
 
 __all__ = [
@@ -396,12 +397,8 @@ def reconstruction_robustness_bound(kappa: ArrayLike, *, epsilon: float | None =
     if (epsilon is None) == (mu is None):
         raise ValueError(f"give exactly one of epsilon and mu, got epsilon={epsilon!r}, mu={mu!r}")
     if mu is not None:
-        mu = check_nonnegative(mu, "mu")
-        return as_result(stats.norm.cdf(stats.norm.ppf(k) + mu))
-    eps = check_nonnegative(epsilon, "epsilon")
-    delta = check_delta(delta)
-    return as_result(np.minimum.reduce([np.ones_like(k), math.exp(eps) * k + delta,
-                                        1 - math.exp(-eps) * (1 - delta - k)]))
+        return as_result(1 - np.asarray(tradeoff_gaussian(k, mu)))
+    return as_result(1 - np.asarray(tradeoff_dp(k, epsilon, delta)))
 
 
 def randomized_response_guess(epsilon: float, n_values: int) -> float:

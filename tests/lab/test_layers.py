@@ -19,12 +19,12 @@ from dplab.lab.sources import find_cycle, import_graph, module_files, reachable
 LAYERS = {
     "dplab._checks": 0, "dplab.data": 0,
     "dplab.mechanisms": 1,
-    "dplab.composition": 2, "dplab.zcdp": 2, "dplab.filters": 2, "dplab.sensitivity": 2,
-    "dplab.inference": 2,
+    "dplab.composition": 2, "dplab.zcdp": 2, "dplab.tradeoff": 2, "dplab.pld": 2, "dplab.filters": 2,
+    "dplab.sensitivity": 2, "dplab.inference": 2,
     "dplab.datasets": 3, "dplab.means": 3, "dplab.bmi": 3, "dplab.contingency": 3, "dplab.range_queries": 3,
     "dplab.sparse_vector": 3, "dplab.net_mechanism": 3, "dplab.reconstruction": 3,
     "dplab.accuracy_first": 3,
-    "dplab.simulate": 4, "dplab.audit": 4,
+    "dplab.simulate": 4, "dplab.audit": 4, "dplab.attacks": 4,
 }
 FACADES = {"dplab", "dplab.__main__"}  # may reach the lab: the flat API's lazy check, the CLI
 GUI = ("matplotlib", "ipywidgets", "IPython", "PIL")

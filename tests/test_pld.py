@@ -1,0 +1,170 @@
+"""Privacy loss distributions: exact composition by FFT, checked against closed forms (Gaussian,
+randomized response), Monte Carlo and dp-accounting, with its rounding always on the safe side."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import dplab
+
+
+def test_issue_reference_laplace_k1000():
+    """k = 1000 Laplace mechanisms of eps0 = 0.1 at delta = 1e-6: 18.95 by PLD, against 19.34
+    (KOV), 20.55 (zCDP, CKS), 27.14 (advanced), 100 (basic)."""
+    pess = dplab.laplace_pld(0.1).compose(1000, accuracy=0.1)
+    opt = dplab.laplace_pld(0.1, pessimistic=False).compose(1000)
+    high, low = pess.epsilon(1e-6), opt.epsilon(1e-6)
+    assert low <= high <= low + pess.rounding_bound
+    assert high == pytest.approx(18.95, rel=0.005)
+    assert (
+        high < dplab.optimal_composition(0.1, 1000, 1e-6) < dplab.zcdp_to_approx_dp(5.0, 1e-6, method="cks")
+    )
+    assert pess.delta(high) == pytest.approx(1e-6, rel=1e-9)
+
+
+def test_never_below_dp_accounting(optional_module):
+    """The true value lies between dp-accounting's optimistic and pessimistic estimates: ours
+    must not fall below its optimistic one, and our optimistic must not exceed its pessimistic."""
+    optional_module("dp_accounting")
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    theirs = {
+        pessimistic: pld.from_laplace_mechanism(
+            10.0,
+            value_discretization_interval=1e-4,
+            pessimistic_estimate=pessimistic,
+            use_connect_dots=pessimistic,
+        ).self_compose(1000)
+        for pessimistic in (True, False)
+    }
+    for delta in (1e-3, 1e-6, 1e-9):
+        ours_high = dplab.laplace_pld(0.1).compose(1000).epsilon(delta)
+        ours_low = dplab.laplace_pld(0.1, pessimistic=False).compose(1000).epsilon(delta)
+        assert ours_high >= theirs[False].get_epsilon_for_delta(delta) - 1e-9
+        assert ours_low <= theirs[True].get_epsilon_for_delta(delta) + 1e-9
+        assert ours_high - theirs[True].get_epsilon_for_delta(delta) < 0.01
+
+
+@pytest.mark.parametrize("k", [1, 10, 100])
+@pytest.mark.parametrize("eps", [0.0, 0.5, 2.0])
+def test_gaussian_composition_brackets_the_closed_form(k, eps):
+    """k Gaussian mechanisms of mu are exactly sqrt(k) mu-GDP: delta from Balle & Wang's formula
+    must lie between the optimistic and pessimistic grids, which differ by little."""
+    mu = 0.5
+    exact = (
+        dplab.gaussian_delta(1 / (math.sqrt(k) * mu), 1.0, eps)
+        if eps > 0
+        else 2 * stats.norm.cdf(math.sqrt(k) * mu / 2) - 1
+    )  # total variation at eps = 0
+    high = dplab.gaussian_pld(mu, step=1e-3).compose(k).delta(eps)
+    low = dplab.gaussian_pld(mu, step=1e-3, pessimistic=False).compose(k).delta(eps)
+    assert low - 1e-12 <= exact <= high + 1e-12
+    assert high - low < 0.01
+
+
+def test_randomized_response_composition_is_kov():
+    """k-fold randomized response on a grid that holds its losses exactly is the optimal
+    composition theorem (computed there as a binomial sum, here by FFT)."""
+    for step in (1e-3, 1e-4):
+        rr = dplab.randomized_response_pld(0.1, step=step).compose(1000)
+        assert rr.epsilon(1e-6) == pytest.approx(dplab.optimal_composition(0.1, 1000, 1e-6), abs=1e-6)
+
+
+def test_monte_carlo_of_the_mechanism_itself():
+    """delta(eps) of 50 composed Laplace mechanisms (eps0 = 0.2), estimated from the losses of
+    simulated outputs: (|y - 1| - |y|)/b for y ~ Lap(0, b), summed over the 50. The 99.9%
+    interval must meet [optimistic, pessimistic]."""
+    rng = np.random.default_rng(8)
+    b, k, eps = 5.0, 50, 1.0
+    y = rng.laplace(0.0, b, size=(200_000, k))
+    losses = ((np.abs(y - 1) - np.abs(y)) / b).sum(axis=1)
+    est = dplab.mean_ci(np.maximum(0.0, -np.expm1(eps - losses)), confidence=0.999)
+    high = dplab.laplace_pld(0.2, step=1e-3).compose(k).delta(eps)
+    low = dplab.laplace_pld(0.2, step=1e-3, pessimistic=False).compose(k).delta(eps)
+    assert est.low <= high and low <= est.high
+
+
+def test_pmf_sums_and_kl():
+    for pessimistic in (True, False):
+        lap = dplab.laplace_pld(0.5, step=1e-4, pessimistic=pessimistic)
+        assert lap.pmf.sum() + lap.infinity_mass == pytest.approx(1.0, abs=1e-12)
+        assert lap.mean() == pytest.approx(lap.kl, abs=1e-4) and lap.kl == pytest.approx(
+            0.5 + math.exp(-0.5) - 1
+        )
+        gauss = dplab.gaussian_pld(1.0, pessimistic=pessimistic)
+        assert gauss.pmf.sum() + gauss.infinity_mass == pytest.approx(1.0, abs=1e-12)
+        assert gauss.mean() == pytest.approx(0.5, abs=1e-4)
+
+
+def test_gdp_limit():
+    assert dplab.gdp_limit_mu(dplab.gaussian_pld(0.3), 100) == pytest.approx(3.0, abs=1e-3)
+    assert dplab.gdp_limit_mu(dplab.laplace_pld(0.1), 1000) == pytest.approx(
+        math.sqrt(2000 * (0.1 + math.exp(-0.1) - 1)), abs=1e-3
+    )
+
+
+def test_composed_laplace_approaches_its_gaussian_limit():
+    """The central limit theorem of composition: k Laplace steps of eps0 = 1/sqrt(k) (so sqrt(k) eps0
+    stays 1) give an epsilon(1e-3) ever closer to the Gaussian limit's."""
+    gaps = []
+    for k in (4, 16, 64, 256):
+        step = dplab.laplace_pld(1 / math.sqrt(k), step=1e-4)
+        mu = dplab.gdp_limit_mu(step, k)
+        gaussian = dplab.gaussian_pld(mu, step=1e-4).epsilon(1e-3)
+        gaps.append(abs(step.compose(k).epsilon(1e-3) - gaussian))
+    assert all(b < a for a, b in zip(gaps, gaps[1:], strict=False)) and gaps[-1] < 0.05, gaps
+
+
+def test_infinite_losses_and_edges():
+    g = dplab.gaussian_pld(1.0, tail=1e-3)
+    assert g.infinity_mass == pytest.approx(1e-3)
+    assert g.epsilon(1e-4) == math.inf
+    assert g.compose(3).infinity_mass == pytest.approx(1 - (1 - 1e-3) ** 3)
+    assert dplab.laplace_pld(1.0).epsilon(0.9) == 0.0  # the total variation is below 0.9
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="k must be"):
+        dplab.laplace_pld(0.1).compose(0)
+    with pytest.raises(ValueError, match="step must be"):
+        dplab.laplace_pld(0.1, step=0.0)
+    with pytest.raises(
+        ValueError, match=r"step=0.001 is too coarse for accuracy=0.1 with k=1000: .* step <= 0.0001"
+    ):
+        dplab.laplace_pld(0.1, step=1e-3).compose(1000, accuracy=0.1)
+    with pytest.raises(ValueError, match=r"needs \d+ grid points"):
+        dplab.laplace_pld(1.0, step=1e-6).compose(100)
+    with pytest.raises(ValueError, match="delta must be in"):
+        dplab.laplace_pld(0.1).epsilon(1.5)
+    with pytest.raises(ValueError, match="epsilon must be"):
+        dplab.laplace_pld(0.1).delta(-1.0)
+    with pytest.raises(ValueError, match="mu must be"):
+        dplab.gaussian_pld(0.0)
+    with pytest.raises(TypeError, match="pld must be a PrivacyLossDistribution"):
+        dplab.gdp_limit_mu(0.5, 3)
+
+
+def test_gdp_limit_of_a_composed_pld_counts_its_steps():
+    ten = dplab.laplace_pld(0.1).compose(10)
+    assert dplab.gdp_limit_mu(ten, 100) == pytest.approx(dplab.gdp_limit_mu(dplab.laplace_pld(0.1), 1000))
+
+
+def test_the_window_loses_nothing_visible():
+    """Composition runs on a Hoeffding window shorter than the full support; the full-support
+    convolution (one long FFT, no wrap-around) must agree on it, and have no mass outside."""
+    from scipy import fft
+
+    one = dplab.laplace_pld(0.1, step=1e-3)
+    composed = one.compose(400)
+    full_size = 400 * (len(one.pmf) - 1) + 1
+    assert len(composed.pmf) < full_size
+    length = fft.next_fast_len(full_size, real=True)
+    full = fft.irfft(fft.rfft(one.pmf, length) ** 400, length)[:full_size]
+    start = composed.offset - 400 * one.offset
+    assert np.allclose(full[start : start + len(composed.pmf)], composed.pmf, atol=1e-15)
+    outside = np.concatenate([full[:start], full[start + len(composed.pmf) :]])
+    assert np.abs(outside).max() < 1e-15
