@@ -45,6 +45,7 @@ from dplab._checks import (
 )
 
 __all__ = [
+    "PRIVATE_VARIANTS",
     "VARIANTS",
     "SparseVectorResult",
     "above_threshold",
@@ -61,6 +62,9 @@ __all__ = [
 VARIANTS = ("above_threshold", "lyu_alg1", "dwork_roth", "noisy_value", "lee_clifton",
             "no_query_noise", "no_halting")
 _HALTING = {"above_threshold", "lyu_alg1", "dwork_roth", "noisy_value", "lee_clifton"}
+#: The variants that are epsilon-DP as claimed (Lyu, Su & Li 2017 prove their Algorithms 1 and 2;
+#: above_threshold is Dwork & Roth's Algorithm 1); the others are not epsilon-DP at their epsilon.
+PRIVATE_VARIANTS = ("above_threshold", "lyu_alg1", "dwork_roth")
 
 
 @dataclass(frozen=True)

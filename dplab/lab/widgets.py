@@ -25,13 +25,34 @@ from collections.abc import Callable, Mapping
 import ipywidgets as widgets
 
 from dplab.lab.plots import FastPNG, figure_png
+from dplab.tradeoff import detection_sentence, odds_sentence
 
 __all__ = [
     "SliderPanel",
     "delta_slider",
     "epsilon_slider",
     "k_slider",
+    "promise",
 ]
+
+
+def promise(*, epsilon: float | None = None, delta: float = 0.0, mu: float | None = None,
+            prior: float = 0.1, reason: str | None = None, label: str = "What it promises") -> str:
+    """The last line of an epsilon panel's readout: what the release promises a person
+    (notebook 8). Pure epsilon-DP: the odds sentence (dplab.odds_sentence, a bound on the
+    posterior). With delta > 0 or as mu-GDP the posterior odds are not bounded, so the
+    attacker's test instead (dplab.detection_sentence at 5% false accusations). ``reason``
+    instead of both: why this release promises nothing (a variant that is not private)."""
+    if reason is not None:
+        text = f"no promise: {reason}"
+    elif mu is not None:
+        text = detection_sentence(mu=mu)
+    elif delta > 0:
+        text = detection_sentence(epsilon=epsilon, delta=delta)
+    else:
+        text = odds_sentence(epsilon, prior)
+    text = text.replace("eps = ", "ε = ").replace("delta = ", "δ = ").replace("mu = ", "μ = ")
+    return f"<br><i>{label} (notebook 8):</i> {text}."
 
 
 def epsilon_slider(

@@ -102,3 +102,40 @@ def test_bmi_panel_draw_is_the_algorithms_own_noise():
     np.testing.assert_allclose((a2 - truth) / 4.0, std["2"], atol=1e-9)
     np.testing.assert_allclose((dplab.bmi_algorithm_1(t, 2.0, rng=6, size=1000) - truth) / 2.0,
                                std["1"], atol=1e-9)
+
+
+def test_every_epsilon_panel_says_what_it_promises():
+    """Issue 14: each panel with an epsilon slider ends its readout with the odds sentence (pure
+    eps-DP), the attacker-test sentence ((eps, delta) or mu-GDP), or why it promises nothing."""
+    from dplab.lab.bench import panel_cases
+
+    checked = 0
+    for cases in panel_cases().values():
+        for label, make, steps in cases:
+            if "epsilon" not in steps:
+                continue
+            text = make().recompute()
+            assert "(notebook 8):" in text, label
+            assert ("can become at most" in text or "spots Alice's record at most" in text
+                    or "no promise: " in text), label
+            checked += 1
+    assert checked == 8
+
+
+def test_promise_picks_the_sentence_for_the_guarantee():
+    from dplab.lab.widgets import promise
+
+    assert "can become at most 23% sure" in promise(epsilon=1.0)
+    assert "ε = 1, δ = 1e-06" in promise(epsilon=1.0, delta=1e-6)
+    assert "μ = 1 (Gaussian DP)" in promise(mu=1.0)
+    assert "no promise: broken" in promise(reason="broken")
+    assert "no promise: lee_clifton is not ε-DP" in _loss_panel_text("lee_clifton")
+    assert "can become at most" in _loss_panel_text("above_threshold")
+
+
+def _loss_panel_text(variant: str) -> str:
+    from dplab.lab.lessons.l04_above_threshold_proof import views
+
+    panel = views.loss_panel()
+    panel.controls["variant"].value = variant
+    return panel.recompute()

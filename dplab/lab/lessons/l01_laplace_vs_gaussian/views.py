@@ -23,7 +23,7 @@ from dplab.lab.lessons.l01_laplace_vs_gaussian.report import (
     tail_probabilities,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, k_slider
+from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, k_slider, promise
 from dplab.mechanisms.gaussian import gaussian_laplace_crossover_k
 from dplab.mechanisms.laplace import (
     laplace_accuracy_k,
@@ -139,6 +139,7 @@ class LaplaceErrorView:
             f"MSE: theory {laplace_mse(1, eps):.4g}, simulated {float(mse.estimate):.4g} &nbsp; "
             f"MAE: theory {laplace_mae(1, eps):.4g}, simulated {float(mae.estimate):.4g} &nbsp; "
             f"Pr[|err| ≥ {t:.3g}]: theory {BETA}, simulated {float(tail.estimate):.4f}"
+            + promise(epsilon=eps)
         )
 
 
@@ -208,6 +209,10 @@ class KQueryView:
         return (
             f"<b>k = {k}</b>, ε = {eps:.3g}, δ = {delta:.0e}: per-query MSE Laplace {lap_k:.4g}, "
             f"analytic Gaussian {gauss_k:.4g} → {winner} wins; crossover k = {cross}"
+            # Laplace is eps-DP: odds. The analytic Gaussian's exact guarantee is mu-GDP with
+            # mu = sqrt(k) / (sqrt(k) sigma_1) = 1 / sigma_1 (L2 sensitivity sqrt(k)): a test.
+            + promise(epsilon=eps, label="What the Laplace release promises")
+            + promise(mu=1 / sigmas["analytic"], label="What the analytic Gaussian promises")
         )
 
 

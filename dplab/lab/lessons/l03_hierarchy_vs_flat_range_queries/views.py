@@ -12,7 +12,7 @@ import numpy as np
 
 from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import MCKENNA_K256, P_IDENTITY_K, SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider
+from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
 from dplab.mechanisms.laplace import laplace_mse
 from dplab.range_queries.errors import n_ranges, range_error_by_length
 from dplab.range_queries.histograms import height_histogram
@@ -147,6 +147,7 @@ class RangeErrorView:
             f"simulated: {chosen}{shown}. "
             "<i>ε follows the drag; k and the branching factor rebuild the strategy and update on "
             "release.</i>"
+            + promise(epsilon=eps)  # every strategy is eps-DP (Laplace noise)
         )
 
 

@@ -23,9 +23,14 @@ from dplab.lab.lessons.l04_above_threshold_proof.report import (
     naive_epsilon,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider, k_slider
+from dplab.lab.widgets import SliderPanel, epsilon_slider, k_slider, promise
 from dplab.simulate import proportion_ci
-from dplab.sparse_vector import above_threshold, halting_privacy_losses, output_log_probability
+from dplab.sparse_vector import (
+    PRIVATE_VARIANTS,
+    above_threshold,
+    halting_privacy_losses,
+    output_log_probability,
+)
 
 VARIANT_COLORS = {"above_threshold": "k", "lyu_alg1": COLORS["analytic"], "dwork_roth": COLORS["classical"],
                   "lee_clifton": COLORS["zcdp"], "no_halting": COLORS["bound"]}
@@ -149,8 +154,12 @@ class LossView:
         self.eps_text.set_text(f"ε = {eps:.3g}")
         loss = curve[k - 1]
         verdict = "within" if loss <= eps * (1 + 1e-9) else "beyond"
+        if variant in PRIVATE_VARIANTS:
+            promised = promise(epsilon=eps)
+        else:
+            promised = promise(reason=f"{variant} is not ε-DP (Lyu, Su & Li 2017), so its ε is only a label")
         return (f"<b>{variant}</b>, ε = {eps:.3g}: halting at query k = {k} loses {loss:.4g}, "
-                f"{verdict} the claimed ε ({loss / eps:.3g} ε)")
+                f"{verdict} the claimed ε ({loss / eps:.3g} ε)" + promised)
 
 
 def figure_loss_panel(epsilon: float = 1.0, k: int = 100, variant: str = "lee_clifton", seed: int = SEED):

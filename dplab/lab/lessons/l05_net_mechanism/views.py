@@ -31,7 +31,7 @@ from dplab.lab.lessons.l05_net_mechanism.report import (
     selection_probabilities,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider
+from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
 from dplab.mechanisms.exponential import (
     exponential_mechanism,
     exponential_probabilities,
@@ -355,7 +355,8 @@ class NetView:
                 f"of size m = {m}; OPT = {state.opt:.4f}; bound at β = {BETA:g}: {bound:.4f}{verdict} "
                 f"(exactly Pr[error > bound] = {beyond:.2g}); "
                 f"this release: error {state.errors[index]:.4f}. "
-                f"<i>ε follows the drag; n, |X| and m rebuild the net and update on release.</i>")
+                f"<i>ε follows the drag; n, |X| and m rebuild the net and update on release.</i>"
+                + promise(epsilon=eps))  # the net mechanism is an exponential mechanism: eps-DP
 
 
 def figure_net_panel(epsilon: float = EPSILON, n: int = N_DEFAULT, bits: int = 3, m: int = M_LIVE,

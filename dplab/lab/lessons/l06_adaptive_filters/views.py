@@ -33,7 +33,7 @@ from dplab.lab.lessons.l06_adaptive_filters.report import (
     run_filter,
 )
 from dplab.lab.plots import COLORS, PALETTE, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel
+from dplab.lab.widgets import SliderPanel, promise
 from dplab.mechanisms.noise_reduction import brownian_noise_reduction, laplace_noise_reduction
 from dplab.simulate import Estimate, mean_ci
 
@@ -326,6 +326,7 @@ class SweepView:
             f"ε = {eps:.3g}, δ = {delta:.0e}, τ = {target:g}: counts released: {counts}. "
             "<i>ε follows the drag along the precomputed sweep; δ and τ rerun the experiment "
             "(about 3 s) and update on release.</i>"
+            + promise(epsilon=eps, delta=delta)  # the filters guarantee (eps, delta)-DP
         )
 
 

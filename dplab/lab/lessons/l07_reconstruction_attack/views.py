@@ -40,7 +40,7 @@ from dplab.lab.lessons.l07_reconstruction_attack.report import (
     zcdp_bound,
 )
 from dplab.lab.plots import COLORS, PALETTE, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider
+from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
 from dplab.reconstruction import (
     answer_noise_sd,
     dp_guessing_bound,
@@ -443,6 +443,8 @@ class DPView:
             f"lets least squares recover {share:.1%} of {DP_N} bits (formula "
             f"{dp_theory(DP_N, DP_M, eps, split):.1%}); no attacker can expect more than {bound:.1%} per bit "
             "(a bound on the expected share: one release of 256 bits scatters about 3 points around it)."
+            # the basic split is eps-DP; the advanced and zCDP splits are (eps, DELTA)-DP
+            + promise(epsilon=eps, delta=0.0 if split == "basic" else DELTA)
         )
 
 
