@@ -30,6 +30,7 @@ __all__ = [
     "check_nonnegative",
     "check_positive",
     "check_positive_int",
+    "check_prior",
     "check_probability",
     "check_rho",
     "check_rng",
@@ -122,6 +123,11 @@ def check_beta(beta: object, name: str = "beta", *, array_ok: bool = False) -> f
 def check_probability(p: object, name: str = "p", *, array_ok: bool = False) -> float | np.ndarray:
     """A probability that may be 1 but not 0, such as a sampling rate: p in (0, 1]."""
     return _check_real(p, name, lambda x: (x > 0) & (x <= 1), "a probability in (0, 1]", array_ok)
+
+
+def check_prior(p: object, name: str = "prior", *, array_ok: bool = False) -> float | np.ndarray:
+    """A prior belief, or any probability that may be neither 0 nor 1: p in (0, 1)."""
+    return _check_real(p, name, lambda x: (x > 0) & (x < 1), "in (0, 1)", array_ok)
 
 
 def check_positive_int(value: object, name: str, *, array_ok: bool = False) -> int | np.ndarray:

@@ -181,17 +181,13 @@ def _from_cdf(cdf, cdf_left, low: float, high: float, step: float, pessimistic: 
     return PrivacyLossDistribution(np.clip(pmf, 0, None), first, step, 0.0, False, 1, kl)
 
 
-def _check_step(step: object) -> float:
-    return check_positive(step, "step")
-
-
 def laplace_pld(epsilon: float, *, step: float = 1e-4, pessimistic: bool = True) -> PrivacyLossDistribution:
     """The PLD of the Laplace mechanism with Delta / b = ``epsilon`` (Lap(0, b) against
     Lap(Delta, b)): L = eps with probability 1/2 (outputs below 0), -eps with probability
     e^-eps / 2 (outputs above Delta), and eps - 2y/b in between, so for -eps <= l < eps
     P(L <= l) = e^(-(eps - l)/2) / 2 (Koskela, Jalko & Honkela 2020, Section 5)."""
     eps = check_epsilon(epsilon)
-    step = _check_step(step)
+    step = check_positive(step, "step")
 
     def cdf(x):
         return np.where(x < -eps, 0.0, np.where(x >= eps, 1.0, np.exp(-(eps - x) / 2) / 2))
@@ -208,7 +204,7 @@ def gaussian_pld(mu: float, *, step: float = 1e-4, pessimistic: bool = True,
     (Balle & Wang 2018, Lemma 3). Cut at the ``tail`` quantiles on each side: the top tail
     goes to L = inf when pessimistic; the bottom tail to the lowest grid point."""
     mu = check_positive(mu, "mu")
-    step = _check_step(step)
+    step = check_positive(step, "step")
     tail = check_positive(tail, "tail")
     z = -special.ndtri(tail)
     mean = mu * mu / 2
@@ -226,7 +222,7 @@ def randomized_response_pld(epsilon: float, *, step: float = 1e-4,
     else -eps. The worst eps-DP mechanism: its k-fold composition gives the optimal
     composition theorem (Kairouz, Oh & Viswanath 2015)."""
     eps = check_epsilon(epsilon)
-    step = _check_step(step)
+    step = check_positive(step, "step")
     keep = 1 / (1 + math.exp(-eps))
 
     def cdf(x):

@@ -37,6 +37,7 @@ from dplab._checks import (
     check_nonnegative,
     check_positive,
     check_positive_int,
+    check_prior,
     check_rng,
 )
 from dplab.bmi import body_mass_index
@@ -355,7 +356,7 @@ def dp_guessing_bound(epsilon: ArrayLike, delta: float = 0.0, *, prior: float = 
     """
     eps = check_nonnegative(epsilon, "epsilon", array_ok=True)
     delta = check_delta(delta)
-    kappa = _prior(prior)
+    kappa = check_prior(prior)
     corner = (1 + delta * np.exp(-eps)) / (1 + np.exp(-eps))  # (e^eps + delta)/(1 + e^eps)
     majority = max(kappa, 1 - kappa) + min(kappa, 1 - kappa) * delta
     return as_result(np.maximum(corner, majority))
@@ -369,7 +370,7 @@ def gdp_guessing_bound(mu: ArrayLike, *, prior: float = 0.5) -> float | np.ndarr
     is mu-GDP with mu = Delta/sigma; rho-zCDP from the worst case gives mu = sqrt(2 rho),
     so Phi(sqrt(rho/2))."""
     mu = check_nonnegative(mu, "mu", array_ok=True)
-    kappa = _prior(prior)
+    kappa = check_prior(prior)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mu / 2 + math.log((1 - kappa) / kappa) / mu
         value = (1 - kappa) * stats.norm.cdf(t) + kappa * stats.norm.cdf(mu - t)
@@ -391,9 +392,7 @@ def reconstruction_robustness_bound(kappa: ArrayLike, *, epsilon: float | None =
     It holds for any secret; for a bit it is looser than :func:`dp_guessing_bound` (the independent
     z' equals z half the time).
     """
-    k = np.asarray(kappa, dtype=float)
-    if k.size == 0 or np.any(~((k > 0) & (k < 1))):
-        raise ValueError(f"kappa must lie in (0, 1), got kappa={kappa!r}")
+    k = check_prior(kappa, "kappa", array_ok=True)
     if (epsilon is None) == (mu is None):
         raise ValueError(f"give exactly one of epsilon and mu, got epsilon={epsilon!r}, mu={mu!r}")
     if mu is not None:
@@ -420,13 +419,6 @@ def argmax_guess_success(mu: float, n_values: int) -> float:
     value, _ = integrate.quad(lambda t: stats.norm.pdf(t - shift) * stats.norm.cdf(t) ** (k - 1),
                               -np.inf, np.inf, epsabs=1e-12)
     return value
-
-
-def _prior(prior: float) -> float:
-    kappa = float(prior)
-    if not 0 < kappa < 1:
-        raise ValueError(f"prior must lie in (0, 1), got prior={prior!r}")
-    return kappa
 
 
 # --- the challenge --------------------------------------------------------------------------------

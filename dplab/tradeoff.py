@@ -25,7 +25,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from dplab._checks import as_result, check_delta, check_epsilon, check_nonnegative, check_positive
+from dplab._checks import (
+    as_result,
+    check_delta,
+    check_epsilon,
+    check_nonnegative,
+    check_positive,
+    check_prior,
+)
 
 __all__ = [
     "detection_sentence",
@@ -37,18 +44,6 @@ __all__ = [
     "tradeoff_laplace",
     "tradeoff_randomized_response",
 ]
-
-
-def _check_prior(prior: object, name: str = "prior") -> float | np.ndarray:
-    x = np.asarray(prior, dtype=float) if np.ndim(prior) else prior
-    if np.ndim(x) == 0:
-        value = float(x)
-        if not 0 < value < 1:
-            raise ValueError(f"{name} must lie in (0, 1), got {name}={prior!r}")
-        return value
-    if x.size == 0 or np.any(~((x > 0) & (x < 1))):
-        raise ValueError(f"{name} must lie in (0, 1), got {name}={prior!r}")
-    return x
 
 
 def _check_alpha(alpha: object) -> np.ndarray:
@@ -70,7 +65,7 @@ def posterior_bound(prior: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
     everyone else's data (a correlation that holds in the population holds with or without
     her record). 0.232 at p = 0.1, eps = 1.
     """
-    p = _check_prior(prior)
+    p = check_prior(prior, array_ok=True)
     eps = check_nonnegative(epsilon, "epsilon", array_ok=True)
     # e^eps p / (1 - p + e^eps p) = 1 / (1 + e^-eps (1 - p) / p), stable for large eps
     return as_result(1 / (1 + np.exp(-np.asarray(eps)) * (1 - p) / p))
@@ -91,7 +86,7 @@ def odds_sentence(epsilon: float, prior: float = 0.1, *, who: str = "Alice") -> 
     :func:`posterior_bound`: "at eps = 1, an attacker who was 10% sure that Alice's record
     is in the data can become at most 23% sure (its odds grow at most 2.7-fold)"."""
     eps = check_nonnegative(epsilon, "epsilon")
-    p = _check_prior(prior)
+    p = check_prior(prior, array_ok=True)
     return (f"at eps = {eps:g}, an attacker who was {_percent(p)} sure that {who}'s record is "
             f"in the data can become at most {_percent(posterior_bound(p, eps))} sure "
             f"(its odds grow at most {math.exp(eps):.3g}-fold)")

@@ -111,7 +111,7 @@ def test_detection_sentence():
 
 @pytest.mark.parametrize("prior", [0, 1, -0.1, 1.5, [0.2, 1.0]])
 def test_prior_outside_the_open_interval(prior):
-    with pytest.raises(ValueError, match=r"prior must lie in \(0, 1\), got prior="):
+    with pytest.raises(ValueError, match=r"prior must be in \(0, 1\), got prior="):
         dplab.posterior_bound(prior, 1.0)
     with pytest.raises(ValueError, match="prior"):
         dplab.odds_sentence(1.0, prior=prior)
