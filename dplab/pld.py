@@ -121,6 +121,25 @@ class PrivacyLossDistribution:
         eps = math.log((s1[j] - target) / s2[j]) if s1[j] > target else losses[j]
         return float(min(max(eps, low), losses[j]))
 
+    def tradeoff(self, alpha: ArrayLike) -> float | np.ndarray:
+        """The trade-off function beta(alpha) of the pair, from its privacy profile:
+        f(alpha) = max(0, sup over eps of 1 - delta(eps) - e^eps alpha), eps over all reals
+        (Dong, Roth & Su 2022, the primal-dual view of f-DP). For a PLD on a grid the sup is
+        attained at the losses: f is piecewise linear with vertices
+        (sum over L_i > L_j of pmf_i e^-L_i, 1 - Pr[L = inf] - sum over L_i > L_j of pmf_i),
+        the errors of the test that rejects D' where the loss exceeds L_j (valid for the
+        symmetric mechanisms here). The pessimistic PLD overstates every delta(eps), so its
+        curve lies below the true one: a lower bound on any attacker's errors."""
+        alpha = np.asarray(alpha, dtype=float)
+        if np.any(~((alpha >= 0) & (alpha <= 1))):
+            bad = alpha[~((alpha >= 0) & (alpha <= 1))].ravel()[0]
+            raise ValueError(f"alpha must lie in [0, 1], got alpha={float(bad)!r}")
+        p = self.pmf[::-1]
+        q = p * np.exp(-self.losses[::-1])
+        a = np.concatenate([[0.0], np.cumsum(q)])
+        b = np.concatenate([[1.0], 1.0 - np.cumsum(p)]) - self.infinity_mass
+        return as_result(np.interp(alpha, a, np.clip(b, 0.0, None), right=0.0))
+
     def compose(self, k: int, *, accuracy: float | None = None) -> PrivacyLossDistribution:
         """The PLD of k independent runs: the k-fold convolution of ``pmf``, by one FFT.
 

@@ -168,3 +168,26 @@ def test_the_window_loses_nothing_visible():
     assert np.allclose(full[start : start + len(composed.pmf)], composed.pmf, atol=1e-15)
     outside = np.concatenate([full[:start], full[start + len(composed.pmf) :]])
     assert np.abs(outside).max() < 1e-15
+
+
+def test_tradeoff_of_a_pld_brackets_the_closed_forms():
+    """The pessimistic PLD's trade-off curve lies below the exact Laplace curve and the
+    optimistic one above, within the rounding; composed, the k-fold Gaussian gives the
+    Gaussian curve of sqrt(k) mu, and k-fold randomized response the Neyman-Pearson curve
+    of its two binomial counts (computed here by tradeoff_discrete)."""
+    alpha = np.linspace(0, 1, 501)
+    for eps in (0.5, 1.0, 3.0):
+        exact = dplab.tradeoff_laplace(alpha, 1 / eps)
+        low = dplab.laplace_pld(eps, step=1e-4).tradeoff(alpha)
+        high = dplab.laplace_pld(eps, step=1e-4, pessimistic=False).tradeoff(alpha)
+        assert np.all(low <= exact + 1e-12) and np.all(exact <= high + 1e-12)
+        assert np.max(high - low) < 2e-4 * eps  # one step of loss moves the curve by about that
+    gauss = dplab.gaussian_pld(0.5, step=1e-4).compose(16)
+    assert np.max(np.abs(gauss.tradeoff(alpha) - dplab.tradeoff_gaussian(alpha, 2.0))) < 1e-3
+    keep = math.exp(1) / (1 + math.exp(1))
+    counts = np.arange(6)
+    p, q = stats.binom.pmf(counts, 5, 1 - keep), stats.binom.pmf(counts, 5, keep)
+    rr = dplab.randomized_response_pld(1.0).compose(5)
+    assert rr.tradeoff(alpha) == pytest.approx(dplab.tradeoff_discrete(alpha, p, q), abs=1e-9)
+    with pytest.raises(ValueError, match=r"alpha must lie in \[0, 1\], got alpha=1.5"):
+        rr.tradeoff([0.5, 1.5])

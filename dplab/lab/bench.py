@@ -203,6 +203,7 @@ def panel_cases() -> dict[str, list]:
     from dplab.lab.lessons.l05_net_mechanism import views as l05
     from dplab.lab.lessons.l06_adaptive_filters import views as l06
     from dplab.lab.lessons.l07_reconstruction_attack import views as l07
+    from dplab.lab.lessons.l08_what_epsilon_promises import views as l08
 
     eps_values = list(np.geomspace(0.1, 4, 12))
     return {
@@ -224,6 +225,11 @@ def panel_cases() -> dict[str, list]:
                 {"noise": [float(v) for v in np.round(np.linspace(0.1, 1.4, 14), 2)]}),
                ("07 DP panel (epsilon, split)", l07.dp_panel,
                 {"epsilon": eps_values, "split": ["basic", "advanced", "zcdp"]})],
+        "08": [("08 promise panel (epsilon, mechanism, k, delta, prior)", l08.promise_panel,
+                {"epsilon": eps_values[:6], "mechanism": ["gaussian", "randomized response", "laplace"],
+                 "k": [1, 8, 64], "delta": [1e-3, 1e-9], "prior": [0.01, 0.5]}),
+               ("08 choose panel (target RMSE, prior)", l08.choose_panel,
+                {"rmse": [float(v) for v in np.geomspace(0.5, 80, 12)], "prior": [0.01, 0.3]})],
     }
 
 

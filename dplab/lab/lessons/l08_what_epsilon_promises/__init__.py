@@ -1,0 +1,1 @@
+"""Lesson 8, what epsilon promises (``notebooks/08_what_epsilon_promises.ipynb``)."""

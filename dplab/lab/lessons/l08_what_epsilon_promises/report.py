@@ -1,0 +1,481 @@
+"""Lesson 8, what epsilon promises: the computations, report rows and exercises (no plotting;
+the figures and the panels are in ``views.py``).
+
+Notebook ``notebooks/08_what_epsilon_promises.ipynb``. The attacker's side of the budgets of
+notebooks 1-7: posterior odds (Wasserman & Zhou 2010), trade-off functions (Kairouz, Oh &
+Viswanath 2015; Dong, Roth & Su 2022), membership inference on a released statistic, and
+exact accounting with privacy loss distributions (Sommer, Meiser & Mohammadi 2019; Koskela,
+Jalko & Honkela 2020).
+
+Throughout: D is the data without Alice's record, D' the data with it (or, for the mean,
+with Alice in place of another student); an attacker's test says "D'" (Alice is in) or "D";
+alpha is its false-alarm rate Pr_D[says D'], beta its miss rate Pr_D'[says D].
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from scipy.optimize import brentq
+
+from dplab.attacks import EmpiricalRoc, likelihood_ratio_roc, roc_violations
+from dplab.audit import audit_epsilon
+from dplab.composition import advanced_composition, optimal_composition
+from dplab.datasets import load_yrbss
+from dplab.lab.exercises import Exercise
+from dplab.lab.report import ReportRow
+from dplab.mechanisms.gaussian import gaussian_sigma
+from dplab.mechanisms.laplace import laplace_mse
+from dplab.pld import PrivacyLossDistribution, gdp_limit_mu, laplace_pld, randomized_response_pld
+from dplab.simulate import mean_ci, proportion_ci
+from dplab.tradeoff import (
+    posterior_bound,
+    tradeoff_discrete,
+    tradeoff_dp,
+    tradeoff_gaussian,
+    tradeoff_laplace,
+    tradeoff_randomized_response,
+)
+from dplab.zcdp import pure_to_zcdp, zcdp_to_approx_dp
+
+NOTEBOOK = "08_what_epsilon_promises.ipynb"
+PREFIX = "08"
+SEED = 2034
+#: the confidence of every simulated ROC's boxes, simultaneous over the curve (Bonferroni inside)
+ROC_CONFIDENCE = 0.999
+
+# --- 1. prior to posterior -----------------------------------------------------------------------
+
+POSTERIOR_EPSILONS = (0.5, 1.0, 2.0, 4.0)
+POSTERIOR_PRIORS = (0.01, 0.05, 0.1, 0.25, 0.5)
+BAYES_DRAWS = 400_000
+
+
+@lru_cache(maxsize=64)
+def bayes_attack(epsilon: float, prior: float, draws: int = BAYES_DRAWS, seed: int = SEED):
+    """A simulated Bayesian attacker. Alice's record is in the data with probability ``prior``;
+    the curator releases the count with Laplace noise (sensitivity 1, scale 1/epsilon): the
+    count is c = 0 without her, 1 with her. Returns (membership, outputs), ``draws`` of each."""
+    rng = np.random.default_rng([seed, round(epsilon * 1000), round(prior * 10_000)])
+    member = rng.random(draws) < prior
+    return member, member + rng.laplace(0.0, 1.0 / epsilon, draws)
+
+
+def bayes_posterior(y, epsilon: float, prior: float):
+    """The attacker's posterior Pr[in | y] by Bayes' rule: the prior odds times the likelihood
+    ratio e^(eps (|y| - |y - 1|)), which is e^eps for every y >= 1 (and e^-eps for y <= 0)."""
+    ratio = np.exp(epsilon * (np.abs(y) - np.abs(np.asarray(y) - 1)))
+    return 1 / (1 + (1 - prior) / (prior * ratio))
+
+
+def attacker_at_the_bound(epsilon: float, prior: float, seed: int = SEED) -> tuple[int, int]:
+    """(members, runs) among the simulated releases with y >= 1, where the likelihood ratio is
+    e^eps and the attacker's posterior is exactly the bound: the share of members there is
+    the posterior the bound states."""
+    member, y = bayes_attack(epsilon, prior, seed=seed)
+    region = y >= 1
+    return int(np.sum(member[region])), int(np.sum(region))
+
+
+# --- 2. trade-off curves ------------------------------------------------------------------------
+
+TRADEOFF_EPSILON = 1.0
+#: the small delta of the left panel, and the large one that makes delta visible on the right
+SMALL_DELTA, LARGE_DELTA = 1e-5, 0.05
+ROC_DRAWS = 200_000
+
+
+def gaussian_mu(epsilon: float, delta: float) -> float:
+    """mu = 1/sigma of the analytic Gaussian calibrated to (epsilon, delta) at sensitivity 1:
+    the release is then mu-GDP."""
+    return 1.0 / gaussian_sigma(1.0, epsilon, delta)
+
+
+def truth_or_rr(epsilon: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Output distributions of "with probability delta say whether Alice is in; otherwise
+    randomized response at epsilon" on D and on D', outputs (says D, RR says D, RR says D',
+    says D'). Kairouz, Oh & Viswanath's extreme pair: its trade-off curve is f_{eps, delta}."""
+    keep = math.exp(epsilon) / (1 + math.exp(epsilon))
+    p = np.array([delta, (1 - delta) * keep, (1 - delta) * (1 - keep), 0.0])
+    return p, p[::-1].copy()
+
+
+def mechanism_curve(name: str, alpha, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA):
+    """The exact trade-off curve of section 2's mechanisms at (epsilon, delta)."""
+    if name == "laplace":
+        return tradeoff_laplace(alpha, 1 / epsilon)
+    if name == "randomized response":
+        return tradeoff_randomized_response(alpha, epsilon)
+    if name == "gaussian":
+        return tradeoff_gaussian(alpha, gaussian_mu(epsilon, delta))
+    if name == "truth or rr":
+        return tradeoff_discrete(alpha, *truth_or_rr(epsilon, delta))
+    raise ValueError(f"name must be a mechanism of section 2, got name={name!r}")
+
+
+SIMULATED = ("laplace", "gaussian", "randomized response", "truth or rr")
+
+
+@lru_cache(maxsize=16)
+def simulated_roc(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA,
+                  draws: int = ROC_DRAWS, seed: int = SEED) -> EmpiricalRoc:
+    """The Neyman-Pearson attacker's ROC from ``draws`` outputs of M(D) and of M(D'): the
+    output itself is its score (the likelihood ratio grows with it)."""
+    rng = np.random.default_rng([seed, SIMULATED.index(name)])
+    if name == "laplace":
+        a, b = rng.laplace(0, 1 / epsilon, draws), 1 + rng.laplace(0, 1 / epsilon, draws)
+    elif name == "gaussian":
+        mu = gaussian_mu(epsilon, delta)
+        a, b = rng.standard_normal(draws), mu + rng.standard_normal(draws)
+    elif name == "randomized response":
+        keep = math.exp(epsilon) / (1 + math.exp(epsilon))
+        a, b = rng.random(draws) >= keep, rng.random(draws) < keep
+        return likelihood_ratio_roc(a, b, thresholds=[0.5], confidence=ROC_CONFIDENCE)
+    else:
+        p, q = truth_or_rr(epsilon, delta)
+        a, b = rng.choice(4, draws, p=p), rng.choice(4, draws, p=q)
+        return likelihood_ratio_roc(a, b, thresholds=[0.5, 1.5, 2.5], confidence=ROC_CONFIDENCE)
+    return likelihood_ratio_roc(a, b, confidence=ROC_CONFIDENCE)
+
+
+# --- 3. membership inference ----------------------------------------------------------------------
+
+MI_EPSILON, MI_DELTA = 1.0, 1e-5
+MI_DRAWS = 1_000_000
+#: heights clipped to [1.4, 2.0] m; n public (replace-one neighbours)
+HEIGHT_LOW, HEIGHT_HIGH = 1.4, 2.0
+
+
+@lru_cache(maxsize=2)
+def heights() -> np.ndarray:
+    """The shipped survey's heights (m), the data of the DP mean."""
+    return np.asarray(load_yrbss()["height_m"], dtype=float)
+
+
+def mean_pair() -> tuple[float, float, float]:
+    """(clipped mean on D, on D', noise sigma). D' is the survey with its first student
+    replaced by Alice at the upper clip bound, D with a student at the lower bound: the
+    worst pair for the clipped mean, moved by its sensitivity (high - low)/n. sigma is the
+    analytic Gaussian's for (MI_EPSILON, MI_DELTA)."""
+    h = np.clip(heights(), HEIGHT_LOW, HEIGHT_HIGH)
+    n = h.size
+    rest = float(np.sum(h[1:]))
+    sensitivity = (HEIGHT_HIGH - HEIGHT_LOW) / n
+    sigma = gaussian_sigma(sensitivity, MI_EPSILON, MI_DELTA)
+    return (rest + HEIGHT_LOW) / n, (rest + HEIGHT_HIGH) / n, sigma
+
+
+def count_sampler(data: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """The DP count: the true count (without Alice 0, with her 1, shifted) + Lap(1/MI_EPSILON)."""
+    return data + rng.laplace(0.0, 1.0 / MI_EPSILON, size)
+
+
+def mean_sampler(data: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """The DP mean: the clipped mean + N(0, sigma^2), sigma from mean_pair."""
+    return data + mean_pair()[2] * rng.standard_normal(size)
+
+
+@lru_cache(maxsize=4)
+def membership_roc(release: str, seed: int = SEED) -> EmpiricalRoc:
+    """The attacker's ROC on MI_DRAWS releases with and without Alice (its score: the release)."""
+    sampler, (d, d_prime) = _release(release)
+    rng = np.random.default_rng([seed, 31, ("count", "mean").index(release)])
+    return likelihood_ratio_roc(sampler(d, MI_DRAWS, rng), sampler(d_prime, MI_DRAWS, rng), n_points=30,
+                                confidence=ROC_CONFIDENCE)
+
+
+def _release(release: str):
+    if release == "count":
+        return count_sampler, (0.0, 1.0)
+    if release == "mean":
+        low, high, _ = mean_pair()
+        return mean_sampler, (low, high)
+    raise ValueError(f"release must be 'count' or 'mean', got release={release!r}")
+
+
+def release_delta(release: str) -> float:
+    """The count is pure eps-DP; the Gaussian mean is (eps, delta)-DP."""
+    return 0.0 if release == "count" else MI_DELTA
+
+
+@lru_cache(maxsize=4)
+def membership_audit(release: str, seed: int = SEED):
+    """dplab.audit_epsilon on the release: a 99.9% lower bound on its epsilon (delta counted)."""
+    sampler, (d, d_prime) = _release(release)
+    return audit_epsilon(sampler, d, d_prime, n_runs=MI_DRAWS, n_pilot=200_000, delta=release_delta(release),
+                         confidence=ROC_CONFIDENCE,
+                         rng=np.random.default_rng([seed, 37, ("count", "mean").index(release)]))
+
+
+# --- 4. composition --------------------------------------------------------------------------------
+
+#: the CLT figure: k Laplace steps of eps0 = 1/sqrt(k) each
+CLT_KS = (1, 4, 16, 64)
+#: the accounting figure: k Laplace steps of eps0 = 0.1 at delta = 1e-6
+ACCOUNT_EPSILON, ACCOUNT_DELTA = 0.1, 1e-6
+ACCOUNT_KS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+ACCOUNTINGS = ("basic", "advanced", "KOV (optimal)", "zCDP", "PLD (exact)")
+
+
+@lru_cache(maxsize=32)
+def composed_laplace(epsilon0: float, k: int, pessimistic: bool = True, per_step: int = 2000
+                     ) -> PrivacyLossDistribution:
+    """The PLD of k Laplace mechanisms of epsilon0 each, ``per_step`` grid points per step's loss
+    range [-eps0, eps0] (rounding bound k * eps0 / (per_step/2))."""
+    return laplace_pld(epsilon0, step=2 * epsilon0 / per_step, pessimistic=pessimistic).compose(k)
+
+
+def clt_mu(k: int) -> float:
+    """The Gaussian limit of k Laplace steps of 1/sqrt(k): sqrt(2 k KL) (dplab.gdp_limit_mu)."""
+    return gdp_limit_mu(laplace_pld(1 / math.sqrt(k), step=1e-3), k)
+
+
+def composed_losses(epsilon0: float, k: int, draws: int, rng: np.random.Generator, member: bool = False):
+    """Sampled total privacy losses of k Laplace releases (sensitivity 1, scale 1/eps0) on D (or
+    on D' with ``member``): the sum over steps of eps0 (|y - 1| - |y|). Each step's loss is
+    also the Neyman-Pearson attacker's score."""
+    y = rng.laplace(0.0, 1.0 / epsilon0, (draws, k)) + (1.0 if member else 0.0)
+    return epsilon0 * np.sum(np.abs(y - 1) - np.abs(y), axis=1)
+
+
+def accounting(name: str, k: int, epsilon0: float = ACCOUNT_EPSILON, delta: float = ACCOUNT_DELTA) -> float:
+    """eps(delta) of k Laplace mechanisms of epsilon0 by each accounting of ACCOUNTINGS."""
+    if name == "basic":
+        return k * epsilon0
+    if name == "advanced":
+        return advanced_composition(epsilon0, k, delta)[0]
+    if name == "KOV (optimal)":
+        return optimal_composition(epsilon0, k, delta)
+    if name == "zCDP":
+        return zcdp_to_approx_dp(k * pure_to_zcdp(epsilon0), delta, method="cks")
+    if name == "PLD (exact)":
+        return composed_laplace(epsilon0, k).epsilon(delta)
+    raise ValueError(f"name must be one of {ACCOUNTINGS}, got name={name!r}")
+
+
+#: the Monte Carlo check of the PLD: k steps of eps0, delta at MC_EPSILON
+MC_K, MC_EPSILON0, MC_EPSILON, MC_DRAWS = 50, 0.1, 1.0, 400_000
+
+
+@lru_cache(maxsize=2)
+def monte_carlo_delta(seed: int = SEED) -> np.ndarray:
+    """(1 - e^(eps - L))_+ for MC_DRAWS sampled total losses L: their mean is delta(eps)."""
+    losses = composed_losses(MC_EPSILON0, MC_K, MC_DRAWS, np.random.default_rng([seed, 41]))
+    return np.clip(-np.expm1(MC_EPSILON - losses), 0.0, None)
+
+
+# --- 5. choosing epsilon from both sides ----------------------------------------------------------
+
+
+def epsilon_for_rmse(rmse: float, sensitivity: float = 1.0) -> float:
+    """The epsilon at which the Laplace count's root-mean-square error is ``rmse``: the root of
+    laplace_mse(sensitivity, eps) = rmse^2 (notebook 1's formula, 2 (Delta/eps)^2)."""
+    if not rmse > 0:
+        raise ValueError(f"rmse must be > 0, got rmse={rmse!r}")
+    return brentq(lambda e: laplace_mse(sensitivity, e) - rmse**2, 1e-9, 1e9, xtol=1e-14, rtol=1e-13)
+
+
+CHOOSE_RMSE, CHOOSE_PRIOR = 5.0, 0.1
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+def report_rows(seed: int = SEED) -> list[ReportRow]:
+    """This lesson's rows of figures/REPORT.md."""
+    rows = []
+    for eps in (0.5, 2.0):
+        for prior in (0.01, 0.25):
+            members, runs = attacker_at_the_bound(eps, prior, seed)
+            rows.append(ReportRow(
+                f"08.posterior_{eps:g}_{prior:g}",
+                "a Bayesian attacker's posterior reaches e^ε p / (1 − p + e^ε p) where the likelihood "
+                "ratio is e^ε",
+                "—",
+                f"ε = {eps:g}, prior {prior:g}; Laplace count, the {runs} of {BAYES_DRAWS} releases "
+                "with y ≥ 1",
+                float(posterior_bound(prior, eps)),
+                "=",
+                interval=lambda c, members=members, runs=runs: proportion_ci(members, runs, c),
+            ))
+    curves = (("laplace", 0.0), ("gaussian", SMALL_DELTA), ("randomized response", 0.0),
+              ("gaussian", LARGE_DELTA), ("truth or rr", LARGE_DELTA))
+    alpha = np.linspace(0, 1, 201)
+    for name, delta in curves:
+        roc = simulated_roc(name, delta=delta or SMALL_DELTA, seed=seed)
+
+        def f(a, name=name, delta=delta):
+            return mechanism_curve(name, a, delta=delta or SMALL_DELTA)
+
+        rows.append(ReportRow(
+            f"08.tradeoff_{name.replace(' ', '_')}_{delta:g}",
+            "the attacker's ROC meets the exact trade-off curve (boxes off it, two-sided)",
+            "—",
+            f"ε = 1{f', δ = {delta:g}' if delta else ''}; {ROC_DRAWS} outputs a side, {roc.thresholds.size} "
+            f"boxes at {ROC_CONFIDENCE:.1%} simultaneous; the curve ≥ f_ε,δ: "
+            f"{bool(np.all(f(alpha) >= tradeoff_dp(alpha, 1.0, delta) - 1e-12))}",
+            0.0,
+            "<=",
+            value=float(roc_violations(roc, f, two_sided=True).size),
+        ))
+    for release in ("count", "mean"):
+        roc = membership_roc(release, seed)
+        delta = release_delta(release)
+        rows.append(ReportRow(
+            f"08.membership_{release}",
+            "membership inference: TPR ≤ e^ε FPR + δ (boxes wholly above the bound, one-sided)",
+            "—",
+            f"{'Laplace count' if release == 'count' else 'Gaussian clipped mean of the heights'}, ε = "
+            f"{MI_EPSILON:g}, δ = {delta:g}; {MI_DRAWS} releases a side, {roc.thresholds.size} boxes",
+            0.0,
+            "<=",
+            value=float(roc_violations(roc, lambda a, d=delta: tradeoff_dp(a, MI_EPSILON, d)).size),
+        ))
+        audit = membership_audit(release, seed)
+        rows.append(ReportRow(
+            f"08.audit_{release}",
+            "the empirical ε an attack certifies (99.9% lower bound) ≤ the claimed ε",
+            "—",
+            f"{release}, claimed ε = {MI_EPSILON:g}, δ = {delta:g}; {MI_DRAWS} runs a side, event "
+            f"{audit.event[0]} {audit.event[1]:.3g}",
+            MI_EPSILON,
+            "<=",
+            value=audit.epsilon_lower,
+        ))
+    pld = composed_laplace(0.1, 1000, per_step=2000)
+    rows.append(ReportRow(
+        "08.pld_reference",
+        "PLD accounting of 1,000 Laplace mechanisms of ε₀ = 0.1: ε(10⁻⁶) = 18.95 (pessimistic, within 0.5%)",
+        "—",
+        f"grid step {pld.step:g}, rounding bound {pld.rounding_bound:.2g}; KOV gives "
+        f"{accounting('KOV (optimal)', 1000):.2f}, advanced {accounting('advanced', 1000):.2f}",
+        18.95,
+        "exact",
+        value=pld.epsilon(1e-6),
+        rel_tol=0.005,
+    ))
+    samples = monte_carlo_delta(seed)
+    mc_pld = composed_laplace(MC_EPSILON0, MC_K)
+    rows.append(ReportRow(
+        "08.pld_monte_carlo",
+        "δ(ε) of the composed PLD = the mean of (1 − e^(ε − L))₊ over sampled privacy losses L",
+        "—",
+        f"k = {MC_K} Laplace steps of ε₀ = {MC_EPSILON0:g}, ε = {MC_EPSILON:g}; {MC_DRAWS} sampled losses",
+        float(mc_pld.delta(MC_EPSILON)),
+        "=",
+        interval=lambda c: mean_ci(samples, c),
+    ))
+    k = 16
+    rng = np.random.default_rng([seed, 43])
+    eps0 = 1 / math.sqrt(k)
+    roc = likelihood_ratio_roc(-composed_losses(eps0, k, ROC_DRAWS, rng),
+                               -composed_losses(eps0, k, ROC_DRAWS, rng, member=True),
+                               confidence=ROC_CONFIDENCE)
+    exact = composed_laplace(eps0, k)
+    rows.append(ReportRow(
+        "08.composed_tradeoff",
+        "the attacker's ROC on k composed Laplace releases meets the PLD's trade-off curve (two-sided)",
+        "—",
+        f"k = {k} steps of ε₀ = 1/√k; score = the summed loss; {ROC_DRAWS} runs a side, "
+        f"{roc.thresholds.size} boxes",
+        0.0,
+        "<=",
+        value=float(roc_violations(roc, exact.tradeoff, two_sided=True).size),
+    ))
+    eps_target = epsilon_for_rmse(CHOOSE_RMSE)
+    errors = np.random.default_rng([seed, 47]).laplace(0.0, 1 / eps_target, 200_000)
+    rows.append(ReportRow(
+        "08.rmse_target",
+        "the count released at ε = √2 / RMSE has mean squared error RMSE² (2/ε², notebook 1)",
+        "—",
+        f"RMSE = {CHOOSE_RMSE:g}: ε = {eps_target:.4f}; 2·10⁵ releases",
+        CHOOSE_RMSE**2,
+        "=",
+        interval=lambda c: mean_ci(errors**2, c),
+    ))
+    return rows
+
+
+def largest_epsilon_for_posterior(prior: float, posterior: float) -> float:
+    """The largest eps whose posterior bound from ``prior`` stays at or below ``posterior``."""
+    return brentq(lambda e: posterior_bound(prior, e) - posterior, 0.0, 50.0, xtol=1e-14)
+
+
+EXERCISES = [
+    Exercise(
+        "08.1",
+        "A release is 0.5-DP. An attacker is 20% sure that Alice's record is in the data. At most how sure "
+        "(as a share, e.g. 0.3) can it be after seeing the release?",
+        lambda: posterior_bound(0.2, 0.5),
+        "Multiply the prior odds 0.2/0.8 by e^eps, then turn the odds back into a probability.",
+        "odds 0.25 * e^0.5 = 0.412; 0.412 / 1.412 = 0.292.",
+    ),
+    Exercise(
+        "08.2",
+        "A hospital wants no attacker who is 1% sure that a patient is in its data to become more than 50% "
+        "sure. What is the largest epsilon it may use (pure DP)?",
+        lambda: largest_epsilon_for_posterior(0.01, 0.5),
+        "Posterior odds 1 over prior odds 1/99: e^eps may be at most their ratio.",
+        "e^eps <= 1 / (1/99) = 99, so eps <= ln 99 = 4.60.",
+    ),
+    Exercise(
+        "08.3",
+        "A count is released with Laplace noise of scale 1 (sensitivity 1, eps = 1). An attacker may wrongly "
+        "accuse at most 5% of the people not in the data (alpha = 0.05). What is the smallest share of the "
+        "people in the data it must miss (beta)?",
+        lambda: tradeoff_laplace(0.05, 1.0),
+        "The best test says 'in' when the count exceeds a threshold t with Pr[Lap(1) >= t] = 0.05.",
+        "t = ln 10 = 2.303 (Pr = e^-t / 2 = 0.05); beta = Pr[1 + Lap(1) < t] = 1 - e^-(t - 1)/2 = "
+        "1 - 0.136 = 0.864.",
+    ),
+    Exercise(
+        "08.4",
+        "A release is (1, 1e-5)-DP. At a false-positive rate of 0.001, what is the largest true-positive "
+        "rate any membership attack can have?",
+        lambda: 1 - tradeoff_dp(0.001, 1.0, 1e-5),
+        "TPR <= e^eps FPR + delta (and the other inequality of f_eps,delta is not the binding one here).",
+        "e * 0.001 + 0.00001 = 0.002718 + 0.00001 = 0.002728.",
+    ),
+    Exercise(
+        "08.5",
+        "A count is to be released with root-mean-square error 10 (Laplace, sensitivity 1). Which epsilon?",
+        lambda: epsilon_for_rmse(10.0),
+        "Laplace's variance is 2 b^2 with b = 1/eps.",
+        "2 / eps^2 = 100, so eps = sqrt(2)/10 = 0.141.",
+    ),
+    Exercise(
+        "08.6",
+        "At that epsilon, how sure can an attacker who was 10% sure become (as a share)?",
+        lambda: posterior_bound(0.1, epsilon_for_rmse(10.0)),
+        "The odds 1/9 times e^0.141.",
+        "e^0.1414 = 1.152; odds 0.128; posterior 0.128 / 1.128 = 0.113: barely above the prior.",
+    ),
+    Exercise(
+        "08.7",
+        "100 Laplace releases of eps0 = 0.1 each. Advanced composition gives about 6.3 at delta = 1e-6 and "
+        "basic 10. What does exact accounting give (dplab.laplace_pld(0.1).compose(100).epsilon(1e-6))?",
+        lambda: accounting("PLD (exact)", 100),
+        "Build the PLD with dplab.laplace_pld, compose it with .compose(100), read .epsilon(1e-6).",
+        "4.69: the exact value for these Laplace steps, against 4.78 by KOV's optimal bound (which must hold "
+        "for every eps0-DP step, randomized response included), 5.22 by zCDP, 6.31 by advanced and 10 by "
+        "basic composition.",
+    ),
+]
+
+
+def panel_mechanisms() -> tuple[str, ...]:
+    """The promise panel's mechanisms."""
+    return ("laplace", "gaussian", "randomized response")
+
+
+def rr_keep(epsilon: float) -> float:
+    """Randomized response at epsilon tells the truth with probability e^eps / (1 + e^eps)."""
+    return math.exp(epsilon) / (1 + math.exp(epsilon))
+
+
+def composed_rr(epsilon0: float, k: int) -> PrivacyLossDistribution:
+    """The PLD of k randomized responses of epsilon0 (exact: the losses sit on the grid's points
+    when the step divides epsilon0)."""
+    return randomized_response_pld(epsilon0, step=epsilon0 / 50).compose(k)

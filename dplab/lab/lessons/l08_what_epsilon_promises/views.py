@@ -1,0 +1,440 @@
+"""Lesson 8, what epsilon promises: figures and the panels.
+
+Notebook ``notebooks/08_what_epsilon_promises.ipynb`` and ``python -m dplab figures`` both call
+these functions.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from scipy import stats
+
+from dplab.attacks import likelihood_ratio_roc
+from dplab.lab.lessons.l08_what_epsilon_promises.report import (
+    ACCOUNT_DELTA,
+    ACCOUNT_EPSILON,
+    ACCOUNT_KS,
+    ACCOUNTINGS,
+    CHOOSE_PRIOR,
+    CHOOSE_RMSE,
+    CLT_KS,
+    LARGE_DELTA,
+    MI_DELTA,
+    MI_EPSILON,
+    POSTERIOR_EPSILONS,
+    POSTERIOR_PRIORS,
+    SEED,
+    SMALL_DELTA,
+    TRADEOFF_EPSILON,
+    accounting,
+    attacker_at_the_bound,
+    bayes_attack,
+    bayes_posterior,
+    clt_mu,
+    composed_laplace,
+    composed_losses,
+    composed_rr,
+    epsilon_for_rmse,
+    gaussian_mu,
+    mean_pair,
+    mechanism_curve,
+    membership_roc,
+    panel_mechanisms,
+    rr_keep,
+    simulated_roc,
+)
+from dplab.lab.plots import COLORS, PALETTE, new_figure
+from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, promise
+from dplab.mechanisms.laplace import laplace_mse
+from dplab.pld import gdp_limit_mu, laplace_pld, randomized_response_pld
+from dplab.simulate import proportion_ci
+from dplab.tradeoff import posterior_bound, tradeoff_dp, tradeoff_gaussian, tradeoff_laplace
+
+ALPHA = np.linspace(0, 1, 401)
+MECHANISM_COLORS = {"laplace": COLORS["laplace"], "gaussian": COLORS["gaussian"],
+                    "randomized response": PALETTE[2], "truth or rr": PALETTE[3]}
+EPSILON_COLORS = dict(zip(POSTERIOR_EPSILONS, (PALETTE[5], PALETTE[0], PALETTE[3], PALETTE[4]), strict=True))
+
+
+def _boxes(ax, roc, color, label=None, tpr=False):
+    """The simulated attacker's ROC points with their simultaneous boxes as error bars."""
+    y = roc.tpr if tpr else roc.beta
+    low, high = (1 - roc.beta_high, 1 - roc.beta_low) if tpr else (roc.beta_low, roc.beta_high)
+    ax.errorbar(roc.alpha, y, xerr=[roc.alpha - roc.alpha_low, roc.alpha_high - roc.alpha],
+                yerr=[y - low, high - y], fmt="o", ms=2.5, lw=0.8, color=color, label=label)
+
+
+def _tradeoff_axes(ax, title):
+    ax.plot([0, 1], [1, 0], ":", color="0.6", lw=0.8, label="a coin toss (no information)")
+    ax.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", title=title,
+           xlabel="α: false alarms (says 'in' when Alice is out)",
+           ylabel="β: misses (says 'out' when she is in)")
+
+
+def figure_posterior():
+    """Left: the most a prior can grow after an eps-DP release, with the simulated Bayesian
+    attacker where the likelihood ratio is e^eps. Right: that attacker's posterior at each
+    output of the Laplace count (eps = 1, prior 0.1)."""
+    fig, (ax, ax_y) = new_figure(2, width=4.6, height=3.9)
+    prior = np.linspace(0.001, 0.999, 400)
+    ax.plot(prior, prior, ":", color="0.5", lw=1, label="no release: posterior = prior")
+    for eps in POSTERIOR_EPSILONS:
+        color = EPSILON_COLORS[eps]
+        ax.plot(prior, posterior_bound(prior, eps), color=color, lw=1.5, label=f"bound at ε = {eps:g}")
+        ci = [proportion_ci(*attacker_at_the_bound(eps, p), 0.99) for p in POSTERIOR_PRIORS]
+        est = np.array([float(c.estimate) for c in ci])
+        ax.errorbar(POSTERIOR_PRIORS, est, yerr=[est - [float(c.low) for c in ci],
+                                                 [float(c.high) for c in ci] - est],
+                    fmt="o", ms=3.5, color=color)
+    ax.plot([], [], "o", ms=3.5, color="0.3", label="simulated attacker, outputs y ≥ 1 (99% CI)")
+    ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="prior: Pr[Alice is in] before the release",
+           ylabel="posterior: Pr[Alice is in | release]", title="how far one ε-DP release can move a belief")
+    ax.legend(fontsize=7, loc="lower right")
+    eps, p = 1.0, 0.1
+    member, y = bayes_attack(eps, p)
+    edges = np.arange(-4.0, 5.01, 0.5)
+    which = np.digitize(y, edges)
+    mids, shares, lows, highs = [], [], [], []
+    for i in range(1, edges.size):
+        inside = which == i
+        c = proportion_ci(int(np.sum(member[inside])), int(np.sum(inside)), 0.99)
+        mids.append((edges[i - 1] + edges[i]) / 2)
+        shares.append(float(c.estimate))
+        lows.append(float(c.low))
+        highs.append(float(c.high))
+    grid = np.linspace(-4, 5, 400)
+    ax_y.plot(grid, bayes_posterior(grid, eps, p), "k-", lw=1.5, label="Bayes' rule")
+    shares = np.array(shares)
+    ax_y.errorbar(mids, shares, yerr=[shares - lows, np.array(highs) - shares], fmt="o", ms=3.5,
+                  color=PALETTE[0], label="simulated: share of 'in' per bin (99% CI)")
+    ax_y.axhline(float(posterior_bound(p, eps)), color=EPSILON_COLORS[1.0], ls="--", lw=1,
+                 label=f"the bound: {posterior_bound(p, eps):.3f}")
+    ax_y.axhline(p, color="0.5", ls=":", lw=1, label=f"the prior: {p:g}")
+    ax_y.set(xlim=(-4, 5), ylim=(0, 0.3), xlabel="released count y (0 without Alice, 1 with her)",
+             ylabel="posterior Pr[in | y]", title=f"one release at ε = {eps:g}, prior {p:g}")
+    ax_y.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def figure_tradeoff():
+    """The trade-off curves of Laplace, randomized response and the Gaussian at eps = 1 (left),
+    and two (1, 0.05)-DP mechanisms (right), with the simulated attacker's ROC over each."""
+    fig, (ax, ax_d) = new_figure(2, width=4.6, height=4.6)
+    eps = TRADEOFF_EPSILON
+    _tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
+    ax.plot(ALPHA, tradeoff_dp(ALPHA, eps), "k--", lw=1.2, label=f"f_ε: any {eps:g}-DP mechanism is above")
+    gaussian = f"Gaussian at (ε, {SMALL_DELTA:g}), μ = {gaussian_mu(eps, SMALL_DELTA):.2f}"
+    for name, label in (("randomized response", "randomized response (on f_ε)"),
+                        ("laplace", "Laplace, b = 1/ε"), ("gaussian", gaussian)):
+        color = MECHANISM_COLORS[name]
+        ax.plot(ALPHA, mechanism_curve(name, ALPHA), color=color, lw=1.4, label=label)
+        _boxes(ax, simulated_roc(name), color)
+    ax.plot([], [], "o", ms=2.5, color="0.3", label="simulated attacker (99.9% boxes)")
+    ax.legend(fontsize=7, loc="upper right")
+    _tradeoff_axes(ax_d, f"(ε, δ) = ({eps:g}, {LARGE_DELTA:g}): two mechanisms")
+    ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps), ":", color="k", lw=1, label="f_ε (δ = 0)")
+    ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps, LARGE_DELTA), "k--", lw=1.2, label="f_ε,δ")
+    for name, label in (("truth or rr", "with prob. δ tell the truth, else RR"),
+                        ("gaussian", f"Gaussian, μ = {gaussian_mu(eps, LARGE_DELTA):.2f}")):
+        color = MECHANISM_COLORS[name]
+        ax_d.plot(ALPHA, mechanism_curve(name, ALPHA, delta=LARGE_DELTA), color=color, lw=1.4, label=label)
+        _boxes(ax_d, simulated_roc(name, delta=LARGE_DELTA), color)
+    ax_d.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def figure_membership():
+    """Membership inference on log-log axes: the attacker's ROC on the Laplace count and on the
+    Gaussian clipped mean, against TPR <= e^eps FPR + delta."""
+    fig, axes = new_figure(2, width=4.6, height=4.0)
+    fpr = np.geomspace(1e-6, 1, 300)
+    low, high, sigma = mean_pair()
+    for ax, release in zip(axes, ("count", "mean"), strict=True):
+        delta = 0.0 if release == "count" else MI_DELTA
+        roc = membership_roc(release)
+        if release == "count":
+            exact = 1 - tradeoff_laplace(fpr, 1 / MI_EPSILON)
+            title = f"DP count, Laplace, ε = {MI_EPSILON:g}"
+        else:
+            exact = 1 - tradeoff_gaussian(fpr, (high - low) / sigma)
+            title = f"DP mean of heights, Gaussian, ε = {MI_EPSILON:g}, δ = {MI_DELTA:g}"
+        ax.plot(fpr, np.minimum(1, math.exp(MI_EPSILON) * fpr + delta), "k--", lw=1.2,
+                label=f"bound: TPR ≤ e^ε FPR{' + δ' if delta else ''}")
+        ax.plot(fpr, exact, color=MECHANISM_COLORS["laplace" if release == "count" else "gaussian"], lw=1.4,
+                label="the best attack (exact)")
+        ax.plot(fpr, fpr, ":", color="0.5", lw=1, label="guessing: TPR = FPR")
+        keep = roc.alpha > 0
+        tpr = roc.tpr[keep]
+        ax.errorbar(roc.alpha[keep], tpr,
+                    yerr=[tpr - (1 - roc.beta_high[keep]), (1 - roc.beta_low[keep]) - tpr],
+                    xerr=[roc.alpha[keep] - roc.alpha_low[keep], roc.alpha_high[keep] - roc.alpha[keep]],
+                    fmt="o", ms=2.5, lw=0.8, color=PALETTE[3],
+                    label="simulated attack, 10⁶ a side (99.9% boxes)")
+        ax.set(xscale="log", yscale="log", xlim=(1e-6, 1), ylim=(1e-6, 1.2), title=title,
+               xlabel="false positive rate (Alice out, said in)", ylabel="true positive rate")
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def figure_composition():
+    """Left: k composed Laplace releases of eps0 = 1/sqrt(k) in the trade-off plane, approaching
+    the Gaussian limit. Middle: the PLD of k = 64 (exact, sampled, Gaussian). Right: eps(delta)
+    of k releases of eps0 = 0.1 by every accounting."""
+    fig, (ax, ax_h, ax_e) = new_figure(3, width=3.9, height=4.0)
+    _tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
+    ax.set_ylabel("β")
+    ax.set_xlabel("α")
+    for k, color in zip(CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
+        ax.plot(ALPHA, composed_laplace(1 / math.sqrt(k), k).tradeoff(ALPHA), color=color, lw=1.4,
+                label=f"k = {k} (exact, PLD)")
+    mu = clt_mu(max(CLT_KS))
+    ax.plot(ALPHA, tradeoff_gaussian(ALPHA, mu), "k--", lw=1.2, label=f"Gaussian limit, μ = {mu:.3f}")
+    ax.legend(fontsize=7, loc="upper right")
+    k = max(CLT_KS)
+    eps0 = 1 / math.sqrt(k)
+    pld = composed_laplace(eps0, k)
+    # each step's loss has atoms at +-eps0 (outputs beyond the two counts), so the sum has atoms
+    # on a lattice of spacing 2 eps0: bins of that width, centred on it, hold one atom each
+    width = 2 * eps0
+    edges = np.arange(-3.0, 4.0 + width / 2, width) - width / 2
+    exact = np.histogram(pld.losses, bins=edges, weights=pld.pmf)[0] / width
+    sampled = composed_losses(eps0, k, 200_000, np.random.default_rng([SEED, 53]))
+    ax_h.stairs(exact, edges, color=PALETTE[0], lw=1.5, label="exact PLD (FFT)")
+    ax_h.hist(sampled, bins=edges, density=True, color=PALETTE[1], alpha=0.45, label="sampled losses (2·10⁵)")
+    m = gdp_limit_mu(laplace_pld(eps0, step=1e-3), k)
+    grid = np.linspace(-3, 4, 300)
+    ax_h.plot(grid, stats.norm.pdf(grid, m**2 / 2, m), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {m:.3f}")
+    ax_h.set(xlim=(-3, 4), xlabel="total privacy loss L", ylabel="density",
+             title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
+    ax_h.legend(fontsize=7, loc="upper left")
+    styles = {"basic": ("k", ":"), "advanced": (COLORS["classical"], "--"),
+              "KOV (optimal)": (PALETTE[4], "-."), "zCDP": (COLORS["zcdp"], "--"),
+              "PLD (exact)": (PALETTE[0], "-")}
+    for name in ACCOUNTINGS:
+        color, ls = styles[name]
+        ax_e.plot(ACCOUNT_KS, [accounting(name, k) for k in ACCOUNT_KS], ls, color=color, lw=1.5, marker="o",
+                  ms=3, label=name)
+    ax_e.set(xscale="log", yscale="log", xlabel="k releases", ylabel=f"ε at δ = {ACCOUNT_DELTA:g}",
+             title=f"k Laplace releases of ε₀ = {ACCOUNT_EPSILON:g}")
+    ax_e.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+# --- the promise panel ----------------------------------------------------------------------------
+
+PANEL_KS = (1, 2, 4, 8, 16, 32, 64)
+PANEL_PRIORS = (0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5)
+PANEL_DRAWS = 4000
+PANEL_DELTA = 1e-6
+#: grid points per step of the panel's PLDs: its rounding moves the total loss by at most eps / 200
+PANEL_PER_STEP = 400
+
+
+@lru_cache(maxsize=64)
+def panel_curve(mechanism: str, epsilon: float, delta: float, k: int) -> tuple[np.ndarray, float, float]:
+    """(trade-off curve on ALPHA, eps' at PANEL_DELTA by exact accounting or mu, the Gaussian
+    limit's mu) of k releases of epsilon / k each ((epsilon/k, delta/k) for the Gaussian)."""
+    eps0 = epsilon / k
+    if mechanism == "gaussian":
+        mu = math.sqrt(k) * gaussian_mu(eps0, delta / k)
+        return tradeoff_gaussian(ALPHA, mu), mu, mu
+    if mechanism == "laplace":
+        pld = laplace_pld(eps0, step=2 * eps0 / PANEL_PER_STEP).compose(k)
+        one = laplace_pld(eps0, step=eps0 / 200)
+    else:
+        pld = composed_rr(eps0, k)
+        one = randomized_response_pld(eps0, step=eps0 / 50)
+    return pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA), gdp_limit_mu(one, k)
+
+
+@lru_cache(maxsize=4)
+def _standard_draws(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Standard Laplace draws (max k x PANEL_DRAWS) for D and D', per panel seed."""
+    rng = np.random.default_rng([SEED, 61, seed])
+    return (rng.laplace(0, 1, (PANEL_DRAWS, max(PANEL_KS))), rng.laplace(0, 1, (PANEL_DRAWS, max(PANEL_KS))))
+
+
+def panel_roc(mechanism: str, epsilon: float, delta: float, k: int, seed: int):
+    """The simulated attacker's ROC on PANEL_DRAWS runs a side of the k releases (its score: the
+    summed privacy loss, or a monotone function of it)."""
+    eps0 = epsilon / k
+    rng = np.random.default_rng([SEED, 67, seed, k, round(epsilon * 1e4)])
+    if mechanism == "laplace":
+        z, z_prime = _standard_draws(seed)
+        b = 1 / eps0
+        a = -np.sum(np.abs(b * z[:, :k] - 1) - np.abs(b * z[:, :k]), axis=1)
+        y = 1 + b * z_prime[:, :k]
+        a_prime = -np.sum(np.abs(y - 1) - np.abs(y), axis=1)
+        return likelihood_ratio_roc(a, a_prime, n_points=24)
+    if mechanism == "gaussian":
+        mu = math.sqrt(k) * gaussian_mu(eps0, delta / k)
+        return likelihood_ratio_roc(rng.standard_normal(PANEL_DRAWS), mu + rng.standard_normal(PANEL_DRAWS),
+                                    n_points=24)
+    keep = rr_keep(eps0)
+    ones, ones_prime = rng.binomial(k, 1 - keep, PANEL_DRAWS), rng.binomial(k, keep, PANEL_DRAWS)
+    return likelihood_ratio_roc(ones, ones_prime, thresholds=np.arange(k) + 0.5)
+
+
+class PromiseView:
+    """What k releases sharing a total epsilon promise: their exact trade-off curve under
+    f_{eps, delta} of the total, with a simulated attacker's ROC; and the posterior bound."""
+
+    def __init__(self):
+        self.fig, (self.ax, self.ax_p) = new_figure(2, width=4.2, height=4.3)
+        _tradeoff_axes(self.ax, "the attacker's errors")
+        self.ax.set(xlabel="α: false alarms", ylabel="β: misses")
+        (self.bound,) = self.ax.plot(ALPHA, ALPHA, "k--", lw=1.2,
+                                     label="f_ε,δ of the total (any such release)")
+        (self.curve,) = self.ax.plot(ALPHA, ALPHA, lw=1.6, color=PALETTE[0], label="these k releases (exact)")
+        (self.limit,) = self.ax.plot(ALPHA, ALPHA, ":", lw=1.2, color=PALETTE[4], label="Gaussian limit")
+        (self.roc,) = self.ax.plot([], [], "o", ms=3, color=PALETTE[3], label="simulated attacker")
+        self.ax.legend(fontsize=7, loc="upper right")
+        prior = np.linspace(0.001, 0.999, 300)
+        self.prior = prior
+        self.ax_p.plot(prior, prior, ":", color="0.5", lw=1, label="no release")
+        (self.post,) = self.ax_p.plot(prior, prior, lw=1.6, color=PALETTE[0], label="posterior bound at ε")
+        (self.here,) = self.ax_p.plot([0.1], [0.1], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2,
+                                      label="your prior")
+        self.text = self.ax_p.text(0.97, 0.05, "", transform=self.ax_p.transAxes, fontsize=8, ha="right")
+        self.ax_p.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", xlabel="prior", ylabel="posterior at most",
+                      title="the attacker's belief")
+        self.ax_p.legend(fontsize=7, loc="upper left")
+        self.fig.tight_layout()
+        self.dynamic = [self.bound, self.curve, self.limit, self.roc, self.post, self.here, self.text]
+
+    def update(self, values: dict, seed: int) -> str:
+        eps, prior = float(values["epsilon"]), float(values["prior"])
+        mechanism, delta, k = str(values["mechanism"]), float(values["delta"]), int(values["k"])
+        gaussian = mechanism == "gaussian"
+        curve, at_delta, mu = panel_curve(mechanism, eps, delta, k)
+        self.bound.set_ydata(tradeoff_dp(ALPHA, eps, delta if gaussian else 0.0))
+        self.curve.set_ydata(curve)
+        self.curve.set_color(MECHANISM_COLORS[mechanism])
+        self.limit.set_ydata(tradeoff_gaussian(ALPHA, mu))
+        self.limit.set_visible(k > 1 and not gaussian)
+        roc = panel_roc(mechanism, eps, delta, k, seed)
+        self.roc.set_data(roc.alpha, roc.beta)
+        bound = float(posterior_bound(prior, eps))
+        self.post.set_ydata(posterior_bound(self.prior, eps))
+        self.post.set_linestyle("--" if gaussian else "-")
+        self.here.set_data([prior], [bound])
+        self.text.set_text("the Gaussian is not ε-DP:\nthis curve is not its bound" if gaussian
+                           else f"{prior:g} → at most {bound:.3f}")
+        plural = "s" if k > 1 else ""
+        each = (f"{k} release{plural} of (ε/k, δ/k) = ({eps / k:.3g}, {delta / k:.2g})" if gaussian
+                else f"{k} release{plural} of ε/k = {eps / k:.3g}")
+        if gaussian:
+            exact = f"{'together they are' if k > 1 else 'it is'} exactly μ-GDP with μ = {mu:.3f}"
+        elif k == 1:
+            exact = f"at δ = {PANEL_DELTA:g} its exact ε (PLD) is {at_delta:.3f}: nothing to compose"
+        else:
+            exact = (f"exact accounting (PLD) puts them at ε = {at_delta:.3f} for δ = {PANEL_DELTA:g}, "
+                     f"{'below' if at_delta < eps - 5e-4 else 'at'} the ε = {eps:.3g} that basic composition "
+                     "charges")
+        return (
+            f"ε = {eps:.3g}, {mechanism}: {each}; {exact}. The simulated attacker ({PANEL_DRAWS} runs a "
+            "side) stays on or above the exact curve, up to sampling noise."
+            + (promise(mu=mu) if gaussian else promise(epsilon=eps, prior=prior))
+        )
+
+
+def figure_promise_panel(epsilon: float = 1.0, prior: float = 0.1, mechanism: str = "laplace",
+                         delta: float = 1e-6, k: int = 16):
+    view = PromiseView()
+    view.update({"epsilon": epsilon, "prior": prior, "mechanism": mechanism, "delta": delta, "k": k}, 0)
+    return view.fig
+
+
+def promise_panel(seed: int = 0) -> SliderPanel:
+    import ipywidgets as widgets
+
+    view = PromiseView()
+    controls = {
+        "epsilon": epsilon_slider(1.0, 0.1, 5.0),
+        "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=0.1, description="prior"),
+        "mechanism": widgets.ToggleButtons(options=list(panel_mechanisms()), value="laplace",
+                                           description="mechanism"),
+        "delta": delta_slider(1e-6, 1e-9, 1e-2),
+        "k": widgets.SelectionSlider(options=PANEL_KS, value=16, description="k releases"),
+    }
+    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+
+
+# --- the panel of section 5: choosing epsilon from both sides -------------------------------------
+
+CHOOSE_EPSILONS = np.geomspace(0.01, 10, 300)
+
+
+class ChooseView:
+    """A count's error target fixes epsilon (notebook 1's formula); epsilon fixes the most an
+    attacker's belief can grow (the posterior bound): both curves against epsilon, linked."""
+
+    def __init__(self):
+        self.fig, (self.ax, self.ax_p) = new_figure(2, width=4.2, height=3.6)
+        rmse = np.sqrt(laplace_mse(1.0, CHOOSE_EPSILONS))
+        self.ax.plot(CHOOSE_EPSILONS, rmse, color=COLORS["laplace"], lw=1.6, label="RMSE = √2/ε")
+        self.target = self.ax.axhline(CHOOSE_RMSE, color="0.4", ls=":", lw=1, label="your target")
+        self.line = self.ax.axvline(1.0, color=PALETTE[3], lw=1.2, label="the ε it needs")
+        self.ax.set(xscale="log", yscale="log", xlim=(0.01, 10), ylim=(0.1, 200), xlabel="ε",
+                    ylabel="root-mean-square error of the count", title="the analyst's side")
+        self.ax.legend(fontsize=7, loc="upper right")
+        (self.post,) = self.ax_p.plot(CHOOSE_EPSILONS, CHOOSE_EPSILONS, lw=1.6, color=PALETTE[4],
+                                      label="posterior bound at your prior")
+        self.prior_line = self.ax_p.axhline(CHOOSE_PRIOR, color="0.4", ls=":", lw=1, label="the prior")
+        self.line_p = self.ax_p.axvline(1.0, color=PALETTE[3], lw=1.2, label="the same ε")
+        (self.here,) = self.ax_p.plot([1.0], [0.2], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2)
+        self.ax_p.set(xscale="log", xlim=(0.01, 10), ylim=(0, 1), xlabel="ε",
+                      ylabel="Pr[Alice is in] at most", title="the person's side")
+        self.ax_p.legend(fontsize=7, loc="upper left")
+        self.fig.tight_layout()
+        self.dynamic = [self.target, self.line, self.post, self.prior_line, self.line_p, self.here]
+
+    def update(self, values: dict, seed: int) -> str:
+        rmse, prior = float(values["rmse"]), float(values["prior"])
+        eps = epsilon_for_rmse(rmse)
+        bound = float(posterior_bound(prior, eps))
+        self.target.set_ydata([rmse, rmse])
+        self.line.set_xdata([eps, eps])
+        self.line_p.set_xdata([eps, eps])
+        self.post.set_ydata(posterior_bound(prior, CHOOSE_EPSILONS))
+        self.prior_line.set_ydata([prior, prior])
+        self.here.set_data([eps], [bound])
+        return (f"A count with root-mean-square error {rmse:.3g} needs ε = √2/{rmse:.3g} = {eps:.3g}; "
+                f"then an attacker {prior:.0%} sure that Alice is in can become at most {bound:.1%} sure."
+                + promise(epsilon=eps, prior=prior))
+
+
+def figure_choose_panel(rmse: float = CHOOSE_RMSE, prior: float = CHOOSE_PRIOR):
+    view = ChooseView()
+    view.update({"rmse": rmse, "prior": prior}, 0)
+    return view.fig
+
+
+def choose_panel(seed: int = 0) -> SliderPanel:
+    import ipywidgets as widgets
+
+    view = ChooseView()
+    controls = {
+        "rmse": widgets.FloatLogSlider(value=CHOOSE_RMSE, base=10, min=-0.5, max=2, step=0.05,
+                                       description="target RMSE", readout_format=".3g"),
+        "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=CHOOSE_PRIOR, description="prior"),
+    }
+    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+
+
+def figures() -> dict[str, object]:
+    return {
+        "08_posterior": figure_posterior(),
+        "08_tradeoff": figure_tradeoff(),
+        "08_membership": figure_membership(),
+        "08_composition": figure_composition(),
+        "08_promise_panel": figure_promise_panel(),
+        "08_choose_panel": figure_choose_panel(),
+    }
