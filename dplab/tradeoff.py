@@ -141,7 +141,8 @@ def tradeoff_laplace(alpha: ArrayLike, scale: float, sensitivity: float = 1.0) -
         e^-eps0 / (4 alpha)     for e^-eps0 / 2 <= alpha <= 1/2,
         e^-eps0 (1 - alpha)     for alpha > 1/2.
 
-    It lies above f_{eps0, 0} and touches it only at the ends of the middle piece.
+    The outer pieces are those of f_{eps0, 0}: it coincides with f_{eps0, 0} for
+    alpha <= e^-eps0 / 2 and for alpha >= 1/2, and lies strictly above it in between.
     """
     a = _check_alpha(alpha)
     eps0 = check_positive(sensitivity, "sensitivity") / check_positive(scale, "scale")

@@ -56,6 +56,8 @@ from dplab.tradeoff import posterior_bound, tradeoff_dp, tradeoff_gaussian, trad
 ALPHA = np.linspace(0, 1, 401)
 MECHANISM_COLORS = {"laplace": COLORS["laplace"], "gaussian": COLORS["gaussian"],
                     "randomized response": PALETTE[2], "truth or rr": PALETTE[3]}
+#: bounds are drawn thick, light and under the curves, so a curve on its bound leaves it visible
+BOUND_COLOR = "#c8c8c8"
 EPSILON_COLORS = dict(zip(POSTERIOR_EPSILONS, (PALETTE[5], PALETTE[0], PALETTE[3], PALETTE[4]), strict=True))
 
 
@@ -126,7 +128,8 @@ def figure_tradeoff():
     fig, (ax, ax_d) = new_figure(2, width=4.6, height=4.6)
     eps = TRADEOFF_EPSILON
     _tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
-    ax.plot(ALPHA, tradeoff_dp(ALPHA, eps), "k--", lw=1.2, label=f"f_ε: any {eps:g}-DP mechanism is above")
+    ax.plot(ALPHA, tradeoff_dp(ALPHA, eps), "-", color=BOUND_COLOR, lw=5, zorder=1,
+            label=f"f_ε: any {eps:g}-DP mechanism is above")
     gaussian = f"Gaussian at (ε, {SMALL_DELTA:g}), μ = {gaussian_mu(eps, SMALL_DELTA):.2f}"
     for name, label in (("randomized response", "randomized response (on f_ε)"),
                         ("laplace", "Laplace, b = 1/ε"), ("gaussian", gaussian)):
@@ -137,7 +140,8 @@ def figure_tradeoff():
     ax.legend(fontsize=7, loc="upper right")
     _tradeoff_axes(ax_d, f"(ε, δ) = ({eps:g}, {LARGE_DELTA:g}): two mechanisms")
     ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps), ":", color="k", lw=1, label="f_ε (δ = 0)")
-    ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps, LARGE_DELTA), "k--", lw=1.2, label="f_ε,δ")
+    ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps, LARGE_DELTA), "-", color=BOUND_COLOR, lw=5, zorder=1,
+              label="f_ε,δ (under the first curve)")
     for name, label in (("truth or rr", "with prob. δ tell the truth, else RR"),
                         ("gaussian", f"Gaussian, μ = {gaussian_mu(eps, LARGE_DELTA):.2f}")):
         color = MECHANISM_COLORS[name]
@@ -162,9 +166,9 @@ def figure_membership():
             title = f"DP count, Laplace, ε = {MI_EPSILON:g}"
         else:
             exact = 1 - tradeoff_gaussian(fpr, (high - low) / sigma)
-            title = f"DP mean of heights, Gaussian, ε = {MI_EPSILON:g}, δ = {MI_DELTA:g}"
-        ax.plot(fpr, np.minimum(1, math.exp(MI_EPSILON) * fpr + delta), "k--", lw=1.2,
-                label=f"bound: TPR ≤ e^ε FPR{' + δ' if delta else ''}")
+            title = f"DP mean (replace-one), Gaussian at ({MI_EPSILON:g}, {MI_DELTA:g})"
+        ax.plot(fpr, np.minimum(1, math.exp(MI_EPSILON) * fpr + delta), "-", color=BOUND_COLOR, lw=5,
+                zorder=1, label=f"bound: TPR ≤ e^ε FPR{' + δ' if delta else ''}")
         ax.plot(fpr, exact, color=MECHANISM_COLORS["laplace" if release == "count" else "gaussian"], lw=1.4,
                 label="the best attack (exact)")
         ax.plot(fpr, fpr, ":", color="0.5", lw=1, label="guessing: TPR = FPR")
@@ -194,7 +198,8 @@ def figure_composition():
         ax.plot(ALPHA, composed_laplace(1 / math.sqrt(k), k).tradeoff(ALPHA), color=color, lw=1.4,
                 label=f"k = {k} (exact, PLD)")
     mu = clt_mu(max(CLT_KS))
-    ax.plot(ALPHA, tradeoff_gaussian(ALPHA, mu), "k--", lw=1.2, label=f"Gaussian limit, μ = {mu:.3f}")
+    ax.plot(ALPHA, tradeoff_gaussian(ALPHA, mu), "k--", lw=1.2,
+            label=f"Gaussian, same mean loss as k = 64: μ = {mu:.2f}")
     ax.legend(fontsize=7, loc="upper right")
     k = max(CLT_KS)
     eps0 = 1 / math.sqrt(k)
@@ -210,16 +215,19 @@ def figure_composition():
     m = gdp_limit_mu(laplace_pld(eps0, step=1e-3), k)
     grid = np.linspace(-3, 4, 300)
     ax_h.plot(grid, stats.norm.pdf(grid, m**2 / 2, m), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {m:.3f}")
-    ax_h.set(xlim=(-3, 4), xlabel="total privacy loss L", ylabel="density",
+    ax_h.set(xlim=(-3, 4), ylim=(0, 0.62), xlabel="total privacy loss L", ylabel="density",
              title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
     ax_h.legend(fontsize=7, loc="upper left")
     styles = {"basic": ("k", ":"), "advanced": (COLORS["classical"], "--"),
-              "KOV (optimal)": (PALETTE[4], "-."), "zCDP": (COLORS["zcdp"], "--"),
+              "KOV (optimal)": (PALETTE[4], "-."), "zCDP (CKS)": (COLORS["zcdp"], "--"),
               "PLD (exact)": (PALETTE[0], "-")}
+    markers = {"basic": "o", "advanced": "o", "KOV (optimal)": "s", "zCDP (CKS)": "o", "PLD (exact)": "o"}
     for name in ACCOUNTINGS:
         color, ls = styles[name]
-        ax_e.plot(ACCOUNT_KS, [accounting(name, k) for k in ACCOUNT_KS], ls, color=color, lw=1.5, marker="o",
-                  ms=3, label=name)
+        kov = name.startswith("KOV")  # open squares on top: it lies between zCDP and the PLD
+        ax_e.plot(ACCOUNT_KS, [accounting(name, k) for k in ACCOUNT_KS], ls, color=color, lw=1.5,
+                  marker=markers[name], ms=5 if kov else 3, mfc="none" if kov else color, label=name,
+                  zorder=3 if kov else 2)
     ax_e.set(xscale="log", yscale="log", xlabel="k releases", ylabel=f"ε at δ = {ACCOUNT_DELTA:g}",
              title=f"k Laplace releases of ε₀ = {ACCOUNT_EPSILON:g}")
     ax_e.legend(fontsize=7, loc="upper left")
@@ -301,7 +309,7 @@ class PromiseView:
         self.ax_p.plot(prior, prior, ":", color="0.5", lw=1, label="no release")
         (self.post,) = self.ax_p.plot(prior, prior, lw=1.6, color=PALETTE[0], label="posterior bound at ε")
         (self.here,) = self.ax_p.plot([0.1], [0.1], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2,
-                                      label="your prior")
+                                      label="your prior's bound")
         self.text = self.ax_p.text(0.97, 0.05, "", transform=self.ax_p.transAxes, fontsize=8, ha="right")
         self.ax_p.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", xlabel="prior", ylabel="posterior at most",
                       title="the attacker's belief")
