@@ -33,6 +33,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "net_mechanism",
     "reconstruction",
     "accuracy_first",
+    "smooth_sensitivity",
     "range_queries.histograms",
     "range_queries.errors",
     "range_queries.strategies",

@@ -1,0 +1,149 @@
+"""Data-dependent noise for the median: local, smooth and global sensitivity (Nissim,
+Raskhodnikova & Smith, "Smooth sensitivity and sampling in private data analysis", STOC 2007;
+cited as NRS07, the full version).
+
+The median here is the lower median x_(m), m = ceil(n/2), of n values clipped to [low, high]
+and sorted; the sorted list is padded with low at index 0 and below, high at index n + 1 and
+above (NRS07, Section 3.1). Neighbours replace one value (n public), as in NRS07.
+
+* Global sensitivity: high - low. Values at low and high in equal numbers (one more at high
+  for odd n): replacing one value at high by low moves the median from high to low. Under
+  add/remove it is high - low too (k values at each end: adding one at high moves the lower
+  median of 2k + 1 values from low to high).
+* Local sensitivity LS(x) = max(x_(m) - x_(m-1), x_(m+1) - x_(m)): the most one replacement
+  moves the median of *this* x. Noise scaled to it is not private: LS itself changes between
+  neighbours (0 on data with ties, positive after one replacement), so the noise level
+  reveals the data.
+* Smooth sensitivity S*(x) = max over k >= 0 of e^(-k beta) A_k(x), with A_k(x) the largest
+  local sensitivity of a database at distance <= k from x:
+  A_k(x) = max over t = 0..k+1 of x_(m+t) - x_(m+t-k-1) (NRS07, Section 3.1). It is at
+  least LS(x) and changes by at most a factor e^beta between neighbours (beta-smooth).
+* Release: median + (2 S*(x) / epsilon) Lap(1) with beta = epsilon / (2 ln(2/delta)) is
+  (epsilon, delta)-DP (NRS07, Lemma 2.6 with the Laplace distribution's admissibility,
+  Lemma 2.9).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from dplab._checks import check_delta, check_epsilon, check_nonnegative, check_positive_int, check_rng
+
+__all__ = [
+    "median_global_sensitivity",
+    "median_local_sensitivity",
+    "median_release_smooth",
+    "median_sensitivity_at_distance",
+    "median_smooth_sensitivity",
+    "smooth_beta",
+    "sorted_clipped",
+]
+
+
+def _bounds(low: float, high: float) -> tuple[float, float]:
+    low, high = float(low), float(high)
+    if not (math.isfinite(low) and math.isfinite(high)) or low >= high:
+        raise ValueError(f"need finite low < high, got low={low!r}, high={high!r}")
+    return low, high
+
+
+def sorted_clipped(values: ArrayLike, low: float, high: float) -> np.ndarray:
+    """The values clipped to [low, high] and sorted (ValueError if there are none)."""
+    low, high = _bounds(low, high)
+    x = np.asarray(values, dtype=float).ravel()
+    if x.size == 0:
+        raise ValueError("values must hold at least one value, got an empty array")
+    if np.isnan(x).any():
+        raise ValueError("values must not contain NaN")
+    return np.sort(np.clip(x, low, high))
+
+
+def _median_index(n: int) -> int:
+    """m = ceil(n / 2), 1-based: the lower median."""
+    return (n + 1) // 2
+
+
+def _padded(x: np.ndarray, low: float, high: float, k: int) -> tuple[np.ndarray, int]:
+    """x_(i) for i = m - k - 1 .. m + k + 1 (low below 1, high above n), and the offset of x_(m)."""
+    n, m = x.size, _median_index(x.size)
+    i = np.arange(m - k - 1, m + k + 2)
+    inside = x[np.clip(i - 1, 0, n - 1)]
+    return np.where(i < 1, low, np.where(i > n, high, inside)), k + 1
+
+
+def median_global_sensitivity(low: float, high: float) -> float:
+    """high - low: the median's global sensitivity over values in [low, high] (replace-one, and
+    add/remove too; module docstring)."""
+    low, high = _bounds(low, high)
+    return high - low
+
+
+def median_sensitivity_at_distance(values: ArrayLike, low: float, high: float, k: int) -> float:
+    """A_k(x) = max over t = 0..k+1 of x_(m+t) - x_(m+t-k-1): the largest local sensitivity of
+    the median over databases within k replacements of x (NRS07, Section 3.1). A_0 = LS(x)."""
+    x = sorted_clipped(values, *_bounds(low, high))
+    k = int(check_nonnegative(k, "k"))
+    window, mid = _padded(x, low, high, k)
+    t = np.arange(k + 2)
+    return float(np.max(window[mid + t] - window[mid + t - k - 1]))
+
+
+def median_local_sensitivity(values: ArrayLike, low: float, high: float) -> float:
+    """LS(x) = max(x_(m) - x_(m-1), x_(m+1) - x_(m)): 0 when the median's neighbours in the
+    sorted list tie with it. Not a basis for private noise (module docstring)."""
+    return median_sensitivity_at_distance(values, low, high, 0)
+
+
+def smooth_beta(epsilon: float, delta: float) -> float:
+    """beta = epsilon / (2 ln(2/delta)): the smoothness that Laplace noise of scale
+    2 S*/epsilon needs for (epsilon, delta)-DP (NRS07, Lemma 2.9)."""
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    if delta <= 0:
+        raise ValueError(f"delta must be in (0, 1) for smooth sensitivity, got delta={delta!r}")
+    return epsilon / (2 * math.log(2 / delta))
+
+
+def median_smooth_sensitivity(values: ArrayLike, low: float, high: float, beta: float) -> float:
+    """S*(x) = max over k of e^(-k beta) A_k(x) (NRS07, Definition 2.1 and Section 3.1).
+
+    Written over pairs, S* = max over i <= m <= j of g(i, j) = (x_(j) - x_(i)) e^(-beta (j - i - 1))
+    (the pair j - i = k + 1 straddles the median). g is totally monotone: if a larger j wins
+    for row i, it wins for every later row too (x_(i) grows with i), so the best j of each row
+    grows with i and divide and conquer finds every row's best in O(n log n) (the
+    algorithm NRS07 give in Section 3.1)."""
+    low, high = _bounds(low, high)
+    x = sorted_clipped(values, low, high)
+    beta = check_epsilon(beta, "beta")
+    y = np.concatenate([[low], x, [high]])  # x_(0) = low, x_(n+1) = high
+    m = _median_index(x.size)
+    best = 0.0
+    stack = [(0, m, m, x.size + 1)]  # rows i in [0, m], their best j in [j_low, j_high]
+    while stack:
+        i_low, i_high, j_low, j_high = stack.pop()
+        if i_low > i_high:
+            continue
+        i = (i_low + i_high) // 2
+        j = np.arange(max(j_low, i), j_high + 1)
+        g = (y[j] - y[i]) * np.exp(-beta * (j - i - 1))
+        top = g.size - 1 - int(np.argmax(g[::-1]))  # the last of the best: monotone in i
+        best = max(best, float(g[top]))
+        stack.append((i_low, i - 1, j_low, int(j[top])))
+        stack.append((i + 1, i_high, int(j[top]), j_high))
+    return best
+
+
+def median_release_smooth(values: ArrayLike, low: float, high: float, epsilon: float, delta: float, *,
+                          size: int | None = None, rng=None) -> float | np.ndarray:
+    """The (epsilon, delta)-DP median: x_(m) + (2 S*(x) / epsilon) Lap(1), S* at
+    beta = epsilon / (2 ln(2/delta)) (NRS07, Lemmas 2.6 and 2.9). ``size`` releases at once."""
+    x = sorted_clipped(values, low, high)
+    scale = 2 * median_smooth_sensitivity(x, low, high, smooth_beta(epsilon, delta)) / epsilon
+    rng = check_rng(rng)
+    if size is None:
+        return float(x[_median_index(x.size) - 1] + scale * rng.laplace())
+    size = check_positive_int(size, "size")
+    return x[_median_index(x.size) - 1] + scale * rng.laplace(size=size)
