@@ -369,6 +369,21 @@ def what_epsilon_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
+def data_dependent_rows() -> list[tuple[str, str, str]]:
+    """Issue 15's library targets so far: the median's smooth sensitivity on the 12,579 heights."""
+    from dplab.datasets import load_yrbss
+    from dplab.smooth_sensitivity import median_smooth_sensitivity, smooth_beta
+
+    heights = load_yrbss()["height_m"]
+    rows = []
+    for eps in (1.0, 0.01):
+        beta = smooth_beta(eps, 1e-6)
+        t = _median_time(lambda b=beta: median_smooth_sensitivity(heights, 1.0, 2.2, b), repeat=5)
+        rows.append((f"smooth sensitivity of the median, n = {heights.size:,} heights in [1.0, 2.2] m, "
+                     f"eps = {eps:g}, delta = 1e-6", f"{t * 1e3:.0f} ms", "<= 0.5 s"))
+    return rows
+
+
 def run_bench(browser: bool = True, notebook: str | None = None) -> int:
     """Print the table; ``notebook`` ("03") limits it to that notebook's rows."""
     rows: list[tuple[str, str, str]] = []
@@ -392,6 +407,8 @@ def run_bench(browser: bool = True, notebook: str | None = None) -> int:
         rows += reconstruction_rows()
     if notebook in (None, "08"):
         rows += what_epsilon_rows()
+    if notebook is None:  # notebook 9's rows, until it exists
+        rows += data_dependent_rows()
     cases = panel_cases()
     drag_rates: list[float] = []
     for report in reports:
