@@ -39,6 +39,7 @@ _LIBRARY = tuple(import_module(f"dplab.{name}") for name in (
     "range_queries.strategies",
     "range_queries.theory",
     "range_queries.optimization",
+    "range_queries.dawa",
     "simulate",
     "audit",
     "attacks",

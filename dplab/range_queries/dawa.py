@@ -1,0 +1,148 @@
+"""DAWA's first stage: a private partition of the bins into nearly uniform buckets (Li, Hay,
+Miklau & Wang, "A data- and workload-aware algorithm for range queries under differential
+privacy", PVLDB 2014), and its second: the bucket totals measured by a strategy of notebook 3
+and spread uniformly within each bucket.
+
+**Cost of a bucket** B (an interval of bins): its L1 deviation from uniform,
+dev(B) = sum over i in B of |x_i - mean(x_B)| (the error of spreading B's total uniformly),
+plus 1/eps2, the expected absolute noise of measuring B's total with Laplace at eps2. The
+best partition minimises the total cost over partitions into candidate intervals; as in
+DAWA the candidates are the intervals whose length is a power of 2 (at every offset), so the
+dynamic program takes O(k log k) steps.
+
+**Privacy of the partition** (eps1-DP under add/remove; the argument is this module's own:
+DAWA's paper states the stage's privacy in a theorem that could not be consulted when this
+was written, and its reference code uses a smaller scale, (2 - 1/|B| - 1/k)/eps1, than the one
+proved here). Every candidate interval's cost gets independent noise Z_B ~ Lap(b), b = 4/eps1,
+and the partition with the least noisy total is released. Adding or removing one row changes
+one bin c, so only the costs of intervals containing c change, each by less than
+2 (1 - 1/|B|) < 2 (the bin moves by 1, the mean by 1/|B|). Every partition holds c in exactly
+one bucket, so every partition's total moves by less than 2. Fix the noise and let P* win on x;
+on the neighbour x', move only the noise of P*'s bucket B0 holding c, by v = (c_B0(x) -
+c_B0(x')) - 2 (|v| < 4), so that P*'s total drops by exactly 2: no other partition dropped by
+more (those sharing B0 move with it), so P* still wins. The shift is a translation of one
+coordinate, so Pr_x'[P*] >= e^(-|v|/b) Pr_x[P*] >= e^(-eps1) Pr_x[P*], and the same from x' to
+x: the report-noisy-min argument (Dwork & Roth, Claim 3.9) with a score of sensitivity 2.
+
+**The whole** is eps1 + eps2 = eps-DP by sequential composition; the second stage is the
+strategy's Laplace mechanism at eps2 on the bucket totals (a histogram over the released
+buckets: sensitivity 1 for identity, the number of levels for the hierarchy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from numpy.typing import ArrayLike
+
+from dplab._checks import check_epsilon, check_rng
+from dplab.range_queries.histograms import check_histogram
+from dplab.range_queries.strategies import range_strategy
+
+__all__ = [
+    "DawaRelease",
+    "best_partition",
+    "dawa",
+    "dawa_partition",
+    "interval_costs",
+    "partition_noise_scale",
+]
+
+
+def _check_share(share: object) -> float:
+    share = float(share)
+    if not 0 < share < 1:
+        raise ValueError(f"share must be in (0, 1), got share={share!r}")
+    return share
+
+
+def _check_bins(x: ArrayLike) -> np.ndarray:
+    x = np.asarray(x, dtype=float)
+    return check_histogram(x, x.size if x.ndim == 1 else -1)
+
+
+def interval_costs(x: ArrayLike) -> list[np.ndarray]:
+    """dev(B) for every interval of length 2^j at every offset: entry j holds the k - 2^j + 1
+    costs of the intervals starting at 0, 1, ... (O(k) work per interval)."""
+    x = _check_bins(x)
+    costs = []
+    length = 1
+    while length <= x.size:
+        windows = sliding_window_view(x, length)
+        costs.append(np.abs(windows - windows.mean(axis=1, keepdims=True)).sum(axis=1))
+        length *= 2
+    return costs
+
+
+def best_partition(costs: list[np.ndarray], penalty: float = 0.0) -> list[tuple[int, int]]:
+    """The partition of the k bins into intervals of length 2^j (costs as from interval_costs,
+    noisy or not) with the least total cost + penalty per bucket, by dynamic programming over
+    prefixes: best[i] = min over j of best[i - 2^j] + cost_j[i - 2^j] + penalty. Returns the
+    buckets as (first bin, last bin)."""
+    k = costs[0].size
+    best = np.full(k + 1, np.inf)
+    best[0] = 0.0
+    choice = np.zeros(k + 1, dtype=int)
+    for i in range(1, k + 1):
+        for j, cost in enumerate(costs):
+            length = 1 << j
+            if length > i:
+                break
+            total = best[i - length] + cost[i - length] + penalty
+            if total < best[i]:
+                best[i], choice[i] = total, length
+    buckets, i = [], k
+    while i > 0:
+        buckets.append((i - choice[i], i - 1))
+        i -= choice[i]
+    return buckets[::-1]
+
+
+def partition_noise_scale(epsilon1: float) -> float:
+    """b = 4 / eps1: the Laplace scale of each interval's noisy cost that makes the released
+    partition eps1-DP (module docstring: a score of sensitivity 2, report noisy min)."""
+    return 4.0 / check_epsilon(epsilon1, "epsilon1")
+
+
+def dawa_partition(x: ArrayLike, epsilon: float, share: float = 0.25, *, rng=None) -> list[tuple[int, int]]:
+    """The private partition: least noisy cost, noise Lap(4/eps1) on every candidate interval,
+    eps1 = share * epsilon, per-bucket penalty 1/eps2 with eps2 = (1 - share) * epsilon.
+    eps1-DP (module docstring)."""
+    x = _check_bins(x)
+    epsilon = check_epsilon(epsilon)
+    share = _check_share(share)
+    rng = check_rng(rng)
+    scale = partition_noise_scale(share * epsilon)
+    noisy = [c + rng.laplace(0.0, scale, c.size) for c in interval_costs(x)]
+    return best_partition(noisy, penalty=1.0 / ((1 - share) * epsilon))
+
+
+@dataclass(frozen=True)
+class DawaRelease:
+    """DAWA's output: the buckets, their noisy totals (after the strategy's inference) and the
+    bin estimates (each bucket's total spread uniformly over its bins)."""
+
+    buckets: list[tuple[int, int]]
+    bucket_totals: np.ndarray
+    estimate: np.ndarray
+
+
+def dawa(x: ArrayLike, epsilon: float, share: float = 0.25, strategy: str = "identity", *,
+         rng=None) -> DawaRelease:
+    """DAWA: ``dawa_partition`` at eps1 = share * eps, then the bucket totals measured by
+    ``strategy`` (dplab.range_strategy: "identity" or "hierarchy", least squares) at
+    eps2 = (1 - share) * eps and spread uniformly within each bucket. eps-DP in all."""
+    x = _check_bins(x)
+    epsilon = check_epsilon(epsilon)
+    share = _check_share(share)
+    rng = check_rng(rng)
+    buckets = dawa_partition(x, epsilon, share, rng=rng)
+    starts = np.array([b[0] for b in buckets])
+    lengths = np.array([b[1] - b[0] + 1 for b in buckets])
+    totals = np.add.reduceat(x, starts)
+    measured = range_strategy(strategy, len(buckets))
+    y = measured.measure(totals, (1 - share) * epsilon, rng=rng)
+    estimate_totals = measured.reconstruct(y)
+    return DawaRelease(buckets, estimate_totals, np.repeat(estimate_totals / lengths, lengths))
