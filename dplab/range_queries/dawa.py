@@ -5,24 +5,28 @@ and spread uniformly within each bucket.
 
 **Cost of a bucket** B (an interval of bins): its L1 deviation from uniform,
 dev(B) = sum over i in B of |x_i - mean(x_B)| (the error of spreading B's total uniformly),
-plus 1/eps2, the expected absolute noise of measuring B's total with Laplace at eps2. The
-best partition minimises the total cost over partitions into candidate intervals; as in
-DAWA the candidates are the intervals whose length is a power of 2 (at every offset), so the
-dynamic program takes O(k log k) steps.
+plus 1/eps2, the expected absolute noise of measuring B's total with Laplace at eps2 (exact
+for the identity strategy; a penalty that only steers utility, not privacy). The best
+partition minimises the total cost over partitions into candidate intervals; as in DAWA the
+candidates are the intervals whose length is a power of 2 (at every offset), so the dynamic
+program takes O(k log k) steps.
 
-**Privacy of the partition** (eps1-DP under add/remove; the argument is this module's own:
+**Privacy of the partition** (eps1-DP under add/remove). The argument is this module's own:
 DAWA's paper states the stage's privacy in a theorem that could not be consulted when this
-was written, and its reference code uses a smaller scale, (2 - 1/|B| - 1/k)/eps1, than the one
-proved here). Every candidate interval's cost gets independent noise Z_B ~ Lap(b), b = 4/eps1,
-and the partition with the least noisy total is released. Adding or removing one row changes
-one bin c, so only the costs of intervals containing c change, each by less than
-2 (1 - 1/|B|) < 2 (the bin moves by 1, the mean by 1/|B|). Every partition holds c in exactly
-one bucket, so every partition's total moves by less than 2. Fix the noise and let P* win on x;
-on the neighbour x', move only the noise of P*'s bucket B0 holding c, by v = (c_B0(x) -
-c_B0(x')) - 2 (|v| < 4), so that P*'s total drops by exactly 2: no other partition dropped by
-more (those sharing B0 move with it), so P* still wins. The shift is a translation of one
-coordinate, so Pr_x'[P*] >= e^(-|v|/b) Pr_x[P*] >= e^(-eps1) Pr_x[P*], and the same from x' to
-x: the report-noisy-min argument (Dwork & Roth, Claim 3.9) with a score of sensitivity 2.
+was written. Every candidate interval's cost, singletons included, gets independent noise
+Z_B ~ Lap(b), b = 4/eps1, and the partition with the least noisy total is released. Adding
+or removing one row changes one bin c, so only the costs of intervals containing c change,
+each by at most 2 (1 - 1/|B|) < 2 (the bin moves by 1, the mean by 1/|B|). Every partition
+holds c in exactly one bucket, so every partition's total moves by less than 2. Fix a
+partition P* and the noise where it wins on x; on the neighbour x', move only the noise of
+P*'s bucket B0 holding c, by v = (dev_B0(x) - dev_B0(x')) - 2 (|v| < 4), so that P*'s total
+drops by exactly 2: partitions sharing B0 move with it and the others drop by less, so P*
+still wins. The shift translates one coordinate of the noise, so
+Pr_x'[P*] >= e^(-|v|/b) Pr_x[P*] >= e^(-eps1) Pr_x[P*], and the same from x' to x: report noisy
+min with a score of sensitivity 2, at the general scale 2 * 2/eps1 (Dwork & Roth, Section
+3.3). Ties have probability 0. The singletons' noise is needed: B0 may be a singleton, whose
+cost never changes, and without it a one-row change can shift the other intervals' costs
+with nothing to absorb it.
 
 **The whole** is eps1 + eps2 = eps-DP by sequential composition; the second stage is the
 strategy's Laplace mechanism at eps2 on the bucket totals (a histogram over the released
@@ -95,7 +99,7 @@ def best_partition(costs: list[np.ndarray], penalty: float = 0.0) -> list[tuple[
                 best[i], choice[i] = total, length
     buckets, i = [], k
     while i > 0:
-        buckets.append((i - choice[i], i - 1))
+        buckets.append((int(i - choice[i]), i - 1))
         i -= choice[i]
     return buckets[::-1]
 
