@@ -69,7 +69,7 @@ def _check_bins(x: ArrayLike) -> np.ndarray:
 
 def interval_costs(x: ArrayLike) -> list[np.ndarray]:
     """dev(B) for every interval of length 2^j at every offset: entry j holds the k - 2^j + 1
-    costs of the intervals starting at 0, 1, ... (O(k) work per interval)."""
+    costs of the intervals starting at 0, 1, ... (O(2^j) work per interval: O(k^2) in all)."""
     x = _check_bins(x)
     costs = []
     length = 1
