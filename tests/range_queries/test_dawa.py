@@ -106,3 +106,16 @@ def test_bad_input():
     with pytest.raises(ValueError, match="epsilon"):
         dplab.dawa([1, 2], 0.0)
     assert dawa_module.__all__
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 64, 777, 1000])
+def test_the_merge_sort_tree_costs_equal_the_sliding_window_sums(k):
+    """interval_costs (by canonical blocks) against |window - its mean| summed directly."""
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    rng = np.random.default_rng(k)
+    for x in (rng.integers(0, 50, k).astype(float), rng.random(k) * 10, np.zeros(k)):
+        for j, cost in enumerate(dplab.interval_costs(x)):
+            windows = sliding_window_view(x, 2**j)
+            direct = np.abs(windows - windows.mean(axis=1, keepdims=True)).sum(axis=1)
+            np.testing.assert_allclose(cost, direct, atol=1e-9, rtol=1e-12)
