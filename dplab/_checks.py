@@ -21,7 +21,9 @@ import numpy as np
 __all__ = [
     "NEIGHBOURS",
     "as_result",
+    "check_alpha",
     "check_beta",
+    "check_bounds",
     "check_branching",
     "check_choice",
     "check_delta",
@@ -123,6 +125,22 @@ def check_beta(beta: object, name: str = "beta", *, array_ok: bool = False) -> f
 def check_probability(p: object, name: str = "p", *, array_ok: bool = False) -> float | np.ndarray:
     """A probability that may be 1 but not 0, such as a sampling rate: p in (0, 1]."""
     return _check_real(p, name, lambda x: (x > 0) & (x <= 1), "a probability in (0, 1]", array_ok)
+
+
+def check_alpha(alpha: object) -> np.ndarray:
+    """A type I error rate or an array of them: alpha in [0, 1] (returned as a float array)."""
+    a = np.asarray(alpha, dtype=float)
+    if a.size == 0 or np.any(~((a >= 0) & (a <= 1))):
+        bad = a[~((a >= 0) & (a <= 1))].ravel()
+        raise ValueError(f"alpha must lie in [0, 1], got alpha={float(bad[0]) if bad.size else alpha!r}")
+    return a
+
+
+def check_bounds(low: object, high: object) -> tuple[float, float]:
+    """A clipping interval [low, high]: finite, low < high."""
+    if not (np.isfinite(low) and np.isfinite(high) and low < high):
+        raise ValueError(f"low and high must be finite with low < high, got low={low!r}, high={high!r}")
+    return float(low), float(high)
 
 
 def check_prior(p: object, name: str = "prior", *, array_ok: bool = False) -> float | np.ndarray:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import check_epsilon, check_probability, check_rng
+from dplab._checks import check_bounds, check_epsilon, check_probability, check_rng
 from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse
 from dplab.sensitivity import clipped_mean_sensitivity
 
@@ -26,9 +26,7 @@ def _values(values: ArrayLike, low: float, high: float) -> np.ndarray:
     x = np.asarray(values, dtype=float)
     if x.ndim != 1 or x.size == 0:
         raise ValueError(f"values must be a non-empty 1-d array, got shape {x.shape}")
-    if not (np.isfinite(low) and np.isfinite(high) and low < high):
-        raise ValueError(f"low and high must be finite with low < high, got low={low!r}, high={high!r}")
-    return np.clip(x, low, high)
+    return np.clip(x, *check_bounds(low, high))
 
 
 def clipped_mean(values: ArrayLike, low: float, high: float) -> float:

@@ -33,6 +33,7 @@ from scipy import fft, special
 
 from dplab._checks import (
     as_result,
+    check_alpha,
     check_delta,
     check_epsilon,
     check_nonnegative,
@@ -130,10 +131,7 @@ class PrivacyLossDistribution:
         the errors of the test that rejects D' where the loss exceeds L_j (valid for the
         symmetric mechanisms here). The pessimistic PLD overstates every delta(eps), so its
         curve lies below the true one: a lower bound on any attacker's errors."""
-        alpha = np.asarray(alpha, dtype=float)
-        if np.any(~((alpha >= 0) & (alpha <= 1))):
-            bad = alpha[~((alpha >= 0) & (alpha <= 1))].ravel()[0]
-            raise ValueError(f"alpha must lie in [0, 1], got alpha={float(bad)!r}")
+        alpha = check_alpha(alpha)
         p = self.pmf[::-1]
         q = p * np.exp(-self.losses[::-1])
         a = np.concatenate([[0.0], np.cumsum(q)])

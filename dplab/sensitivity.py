@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from dplab._checks import NEIGHBOURS, check_neighbours, check_positive_int
+from dplab._checks import NEIGHBOURS, check_bounds, check_neighbours, check_positive_int
 
 __all__ = [
     "NEIGHBOURS",
@@ -40,14 +40,8 @@ def clipped_mean_sensitivity(low: float, high: float, n: int) -> float:
     with n public and the bounds chosen without looking at the data (replace-one
     neighbours: one value moves by at most high - low). Under add/remove the count n
     itself changes and would have to be released too (LAB_SPEC, "Neighbouring databases")."""
-    low, high = _as_bounds(low, high)
+    low, high = check_bounds(low, high)
     return (high - low) / check_positive_int(n, "n")
-
-
-def _as_bounds(low: float, high: float) -> tuple[float, float]:
-    if not (np.isfinite(low) and np.isfinite(high) and low < high):
-        raise ValueError(f"low and high must be finite with low < high, got low={low!r}, high={high!r}")
-    return float(low), float(high)
 
 
 def histogram_sensitivity(neighbours: str = "add_remove") -> float:

@@ -30,7 +30,14 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import check_delta, check_epsilon, check_nonnegative, check_positive_int, check_rng
+from dplab._checks import (
+    check_bounds,
+    check_delta,
+    check_epsilon,
+    check_nonnegative,
+    check_positive_int,
+    check_rng,
+)
 
 __all__ = [
     "median_global_sensitivity",
@@ -43,16 +50,9 @@ __all__ = [
 ]
 
 
-def _bounds(low: float, high: float) -> tuple[float, float]:
-    low, high = float(low), float(high)
-    if not (math.isfinite(low) and math.isfinite(high)) or low >= high:
-        raise ValueError(f"need finite low < high, got low={low!r}, high={high!r}")
-    return low, high
-
-
 def sorted_clipped(values: ArrayLike, low: float, high: float) -> np.ndarray:
     """The values clipped to [low, high] and sorted (ValueError if there are none)."""
-    low, high = _bounds(low, high)
+    low, high = check_bounds(low, high)
     x = np.asarray(values, dtype=float).ravel()
     if x.size == 0:
         raise ValueError("values must hold at least one value, got an empty array")
@@ -77,14 +77,14 @@ def _padded(x: np.ndarray, low: float, high: float, k: int) -> tuple[np.ndarray,
 def median_global_sensitivity(low: float, high: float) -> float:
     """high - low: the median's global sensitivity over values in [low, high] (replace-one, and
     add/remove too; module docstring)."""
-    low, high = _bounds(low, high)
+    low, high = check_bounds(low, high)
     return high - low
 
 
 def median_sensitivity_at_distance(values: ArrayLike, low: float, high: float, k: int) -> float:
     """A_k(x) = max over t = 0..k+1 of x_(m+t) - x_(m+t-k-1): the largest local sensitivity of
     the median over databases within k replacements of x (NRS07, Section 3.1). A_0 = LS(x)."""
-    x = sorted_clipped(values, *_bounds(low, high))
+    x = sorted_clipped(values, *check_bounds(low, high))
     k = int(check_nonnegative(k, "k"))
     window, mid = _padded(x, low, high, k)
     t = np.arange(k + 2)
@@ -115,7 +115,7 @@ def median_smooth_sensitivity(values: ArrayLike, low: float, high: float, beta: 
     for row i, it wins for every later row too (x_(i) grows with i), so the best j of each row
     grows with i and divide and conquer finds every row's best in O(n log n) (the
     algorithm NRS07 give in Section 3.1)."""
-    low, high = _bounds(low, high)
+    low, high = check_bounds(low, high)
     x = sorted_clipped(values, low, high)
     beta = check_epsilon(beta, "beta")
     y = np.concatenate([[low], x, [high]])  # x_(0) = low, x_(n+1) = high

@@ -27,6 +27,7 @@ from scipy import special
 
 from dplab._checks import (
     as_result,
+    check_alpha,
     check_delta,
     check_epsilon,
     check_nonnegative,
@@ -44,13 +45,6 @@ __all__ = [
     "tradeoff_laplace",
     "tradeoff_randomized_response",
 ]
-
-
-def _check_alpha(alpha: object) -> np.ndarray:
-    a = np.asarray(alpha, dtype=float)
-    if a.size == 0 or np.any(~((a >= 0) & (a <= 1))):
-        raise ValueError(f"alpha must lie in [0, 1], got alpha={alpha!r}")
-    return a
 
 
 def posterior_bound(prior: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
@@ -101,7 +95,7 @@ def detection_sentence(*, epsilon: float | None = None, delta: float = 0.0, mu: 
     odds are not bounded (delta > 0, Gaussian noise). Give epsilon or mu."""
     if (epsilon is None) == (mu is None):
         raise ValueError(f"give exactly one of epsilon and mu, got epsilon={epsilon!r}, mu={mu!r}")
-    a = float(_check_alpha(alpha))
+    a = float(check_alpha(alpha))
     if not 0 < a < 1:
         raise ValueError(f"alpha must lie in (0, 1) here, got alpha={alpha!r}")
     if mu is not None:
@@ -124,7 +118,7 @@ def tradeoff_dp(alpha: ArrayLike, epsilon: float, delta: float = 0.0) -> float |
     meets the axes: 1 - delta at alpha = 0, a tail of outputs that may betray Alice outright,
     not a probability that the guarantee fails as a whole.
     """
-    a = _check_alpha(alpha)
+    a = check_alpha(alpha)
     eps = check_nonnegative(epsilon, "epsilon")
     delta = check_delta(delta)
     return as_result(np.maximum.reduce([np.zeros_like(a), 1 - delta - math.exp(eps) * a,
@@ -144,7 +138,7 @@ def tradeoff_laplace(alpha: ArrayLike, scale: float, sensitivity: float = 1.0) -
     The outer pieces are those of f_{eps0, 0}: it coincides with f_{eps0, 0} for
     alpha <= e^-eps0 / 2 and for alpha >= 1/2, and lies strictly above it in between.
     """
-    a = _check_alpha(alpha)
+    a = check_alpha(alpha)
     eps0 = check_positive(sensitivity, "sensitivity") / check_positive(scale, "scale")
     with np.errstate(divide="ignore"):
         middle = math.exp(-eps0) / (4 * a)
@@ -156,7 +150,7 @@ def tradeoff_gaussian(alpha: ArrayLike, mu: float) -> float | np.ndarray:
     """G_mu(alpha) = Phi(Phi^-1(1 - alpha) - mu), the trade-off function of N(0, 1) against
     N(mu, 1): the Gaussian mechanism with L2 sensitivity Delta and noise sigma is mu-GDP with
     mu = Delta / sigma (Dong, Roth & Su 2022)."""
-    a = _check_alpha(alpha)
+    a = check_alpha(alpha)
     mu = check_nonnegative(mu, "mu")
     return as_result(special.ndtr(special.ndtri(1 - a) - mu))
 
@@ -166,7 +160,7 @@ def tradeoff_discrete(alpha: ArrayLike, p: ArrayLike, q: ArrayLike) -> float | n
     finitely many outputs, by the Neyman-Pearson lemma: say D' on the outputs in decreasing
     order of q/p, randomizing on the last one, so f is the piecewise-linear curve through
     (sum of p, 1 - sum of q) over those prefixes."""
-    a = _check_alpha(alpha)
+    a = check_alpha(alpha)
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
     for name, v in (("p", p), ("q", q)):
         if v.ndim != 1 or v.size == 0 or np.any(v < 0) or not math.isclose(v.sum(), 1, abs_tol=1e-9):

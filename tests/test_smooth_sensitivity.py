@@ -80,7 +80,7 @@ def test_release_scale_and_beta():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="need finite low < high, got low=4.0, high=4.0"):
+    with pytest.raises(ValueError, match="low and high must be finite with low < high, got low=4, high=4"):
         dplab.median_smooth_sensitivity([1, 2], 4, 4, 0.1)
     with pytest.raises(ValueError, match="at least one value"):
         dplab.median_local_sensitivity([], 0, 1)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import check_epsilon, check_rng
+from dplab._checks import check_epsilon, check_prior, check_rng
 from dplab.range_queries.histograms import check_histogram
 from dplab.range_queries.strategies import range_strategy
 
@@ -52,13 +52,6 @@ __all__ = [
     "interval_costs",
     "partition_noise_scale",
 ]
-
-
-def _check_share(share: object) -> float:
-    share = float(share)
-    if not 0 < share < 1:
-        raise ValueError(f"share must be in (0, 1), got share={share!r}")
-    return share
 
 
 def _check_bins(x: ArrayLike) -> np.ndarray:
@@ -166,7 +159,7 @@ def dawa_partition(x: ArrayLike, epsilon: float, share: float = 0.25, *, rng=Non
     eps1-DP (module docstring)."""
     x = _check_bins(x)
     epsilon = check_epsilon(epsilon)
-    share = _check_share(share)
+    share = check_prior(share, "share")
     rng = check_rng(rng)
     scale = partition_noise_scale(share * epsilon)
     noisy = [c + rng.laplace(0.0, scale, c.size) for c in interval_costs(x)]
@@ -190,7 +183,7 @@ def dawa(x: ArrayLike, epsilon: float, share: float = 0.25, strategy: str = "ide
     eps2 = (1 - share) * eps and spread uniformly within each bucket. eps-DP in all."""
     x = _check_bins(x)
     epsilon = check_epsilon(epsilon)
-    share = _check_share(share)
+    share = check_prior(share, "share")
     rng = check_rng(rng)
     buckets = dawa_partition(x, epsilon, share, rng=rng)
     starts = np.array([b[0] for b in buckets])

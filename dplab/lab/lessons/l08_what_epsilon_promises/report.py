@@ -28,7 +28,8 @@ from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
 from dplab.mechanisms.gaussian import gaussian_sigma
 from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse
-from dplab.pld import PrivacyLossDistribution, gdp_limit_mu, laplace_pld, randomized_response_pld
+from dplab.pld import PrivacyLossDistribution, gdp_limit_mu, laplace_pld
+from dplab.reconstruction import randomized_response_guess
 from dplab.simulate import mean_ci, proportion_ci
 from dplab.tradeoff import (
     posterior_bound,
@@ -97,7 +98,7 @@ def truth_or_rr(epsilon: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
     """Output distributions of "with probability delta say whether Alice is in; otherwise
     randomized response at epsilon" on D and on D', outputs (says D, RR says D, RR says D',
     says D'). Kairouz, Oh & Viswanath's extreme pair: its trade-off curve is f_{eps, delta}."""
-    keep = math.exp(epsilon) / (1 + math.exp(epsilon))
+    keep = randomized_response_guess(epsilon, 2)
     p = np.array([delta, (1 - delta) * keep, (1 - delta) * (1 - keep), 0.0])
     return p, p[::-1].copy()
 
@@ -130,7 +131,7 @@ def simulated_roc(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float = S
         mu = gaussian_mu(epsilon, delta)
         a, b = rng.standard_normal(draws), mu + rng.standard_normal(draws)
     elif name == "randomized response":
-        keep = math.exp(epsilon) / (1 + math.exp(epsilon))
+        keep = randomized_response_guess(epsilon, 2)
         a, b = rng.random(draws) >= keep, rng.random(draws) < keep
         return likelihood_ratio_roc(a, b, thresholds=[0.5], confidence=ROC_CONFIDENCE)
     else:
@@ -236,7 +237,12 @@ def composed_losses(epsilon0: float, k: int, draws: int, rng: np.random.Generato
     """Sampled total privacy losses of k Laplace releases (sensitivity 1, scale 1/eps0) on D (or
     on D' with ``member``): the sum over steps of eps0 (|y - 1| - |y|). Each step's loss is
     also the Neyman-Pearson attacker's score."""
-    y = rng.laplace(0.0, 1.0 / epsilon0, (draws, k)) + (1.0 if member else 0.0)
+    return summed_loss(rng.laplace(0.0, 1.0 / epsilon0, (draws, k)) + (1.0 if member else 0.0), epsilon0)
+
+
+def summed_loss(y: np.ndarray, epsilon0: float) -> np.ndarray:
+    """ln p_D(y) / p_D'(y) of k Laplace releases y (one run per row; the count 0 on D, 1 on D',
+    scale 1/eps0): eps0 times the sum over steps of |y - 1| - |y|."""
     return epsilon0 * np.sum(np.abs(y - 1) - np.abs(y), axis=1)
 
 
@@ -478,18 +484,3 @@ EXERCISES = [
     ),
 ]
 
-
-def panel_mechanisms() -> tuple[str, ...]:
-    """The promise panel's mechanisms."""
-    return ("laplace", "gaussian", "randomized response")
-
-
-def rr_keep(epsilon: float) -> float:
-    """Randomized response at epsilon tells the truth with probability e^eps / (1 + e^eps)."""
-    return math.exp(epsilon) / (1 + math.exp(epsilon))
-
-
-def composed_rr(epsilon0: float, k: int) -> PrivacyLossDistribution:
-    """The PLD of k randomized responses of epsilon0 (exact: the losses sit on the grid's points
-    when the step divides epsilon0)."""
-    return randomized_response_pld(epsilon0, step=epsilon0 / 50).compose(k)

@@ -36,20 +36,19 @@ from dplab.lab.lessons.l08_what_epsilon_promises.report import (
     clt_mu,
     composed_laplace,
     composed_losses,
-    composed_rr,
     epsilon_for_rmse,
     gaussian_mu,
     mean_pair,
     mechanism_curve,
     membership_roc,
-    panel_mechanisms,
-    rr_keep,
     simulated_roc,
+    summed_loss,
 )
 from dplab.lab.plots import COLORS, PALETTE, new_figure
 from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, promise
 from dplab.mechanisms.laplace import laplace_mse
 from dplab.pld import gdp_limit_mu, laplace_pld, randomized_response_pld
+from dplab.reconstruction import randomized_response_guess
 from dplab.simulate import proportion_ci
 from dplab.tradeoff import posterior_bound, tradeoff_dp, tradeoff_gaussian, tradeoff_laplace
 
@@ -237,6 +236,7 @@ def figure_composition():
 
 # --- the promise panel ----------------------------------------------------------------------------
 
+PANEL_MECHANISMS = ("laplace", "gaussian", "randomized response")
 PANEL_KS = (1, 2, 4, 8, 16, 32, 64)
 PANEL_PRIORS = (0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5)
 PANEL_DRAWS = 4000
@@ -254,11 +254,10 @@ def panel_curve(mechanism: str, epsilon: float, delta: float, k: int) -> tuple[n
         mu = math.sqrt(k) * gaussian_mu(eps0, delta / k)
         return tradeoff_gaussian(ALPHA, mu), mu, mu
     if mechanism == "laplace":
-        pld = laplace_pld(eps0, step=2 * eps0 / PANEL_PER_STEP).compose(k)
-        one = laplace_pld(eps0, step=eps0 / 200)
-    else:
-        pld = composed_rr(eps0, k)
+        one = laplace_pld(eps0, step=2 * eps0 / PANEL_PER_STEP)
+    else:  # randomized response: its losses +-eps0 sit on the grid, so its PLD is exact
         one = randomized_response_pld(eps0, step=eps0 / 50)
+    pld = one.compose(k)
     return pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA), gdp_limit_mu(one, k)
 
 
@@ -275,17 +274,15 @@ def panel_roc(mechanism: str, epsilon: float, delta: float, k: int, seed: int):
     eps0 = epsilon / k
     rng = np.random.default_rng([SEED, 67, seed, k, round(epsilon * 1e4)])
     if mechanism == "laplace":
-        z, z_prime = _standard_draws(seed)
-        b = 1 / eps0
-        a = -np.sum(np.abs(b * z[:, :k] - 1) - np.abs(b * z[:, :k]), axis=1)
-        y = 1 + b * z_prime[:, :k]
-        a_prime = -np.sum(np.abs(y - 1) - np.abs(y), axis=1)
+        z, z_prime = _standard_draws(seed)  # rescaled, not redrawn, as eps and k move
+        a = -summed_loss(z[:, :k] / eps0, eps0)
+        a_prime = -summed_loss(1 + z_prime[:, :k] / eps0, eps0)
         return likelihood_ratio_roc(a, a_prime, n_points=24)
     if mechanism == "gaussian":
         mu = math.sqrt(k) * gaussian_mu(eps0, delta / k)
         return likelihood_ratio_roc(rng.standard_normal(PANEL_DRAWS), mu + rng.standard_normal(PANEL_DRAWS),
                                     n_points=24)
-    keep = rr_keep(eps0)
+    keep = randomized_response_guess(eps0, 2)
     ones, ones_prime = rng.binomial(k, 1 - keep, PANEL_DRAWS), rng.binomial(k, keep, PANEL_DRAWS)
     return likelihood_ratio_roc(ones, ones_prime, thresholds=np.arange(k) + 0.5)
 
@@ -367,7 +364,7 @@ def promise_panel(seed: int = 0) -> SliderPanel:
     controls = {
         "epsilon": epsilon_slider(1.0, 0.1, 5.0),
         "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=0.1, description="prior"),
-        "mechanism": widgets.ToggleButtons(options=list(panel_mechanisms()), value="laplace",
+        "mechanism": widgets.ToggleButtons(options=list(PANEL_MECHANISMS), value="laplace",
                                            description="mechanism"),
         "delta": delta_slider(1e-6, 1e-9, 1e-2),
         "k": widgets.SelectionSlider(options=PANEL_KS, value=16, description="k releases"),
