@@ -204,6 +204,7 @@ def panel_cases() -> dict[str, list]:
     from dplab.lab.lessons.l06_adaptive_filters import views as l06
     from dplab.lab.lessons.l07_reconstruction_attack import views as l07
     from dplab.lab.lessons.l08_what_epsilon_promises import views as l08
+    from dplab.lab.lessons.l09_data_dependent_noise import views as l09
 
     eps_values = list(np.geomspace(0.1, 4, 12))
     return {
@@ -230,6 +231,9 @@ def panel_cases() -> dict[str, list]:
                  "k": [1, 8, 64], "delta": [1e-3, 1e-9], "prior": [0.01, 0.5]}),
                ("08 choose panel (target RMSE, prior)", l08.choose_panel,
                 {"rmse": [float(v) for v in np.geomspace(0.5, 80, 12)], "prior": [0.01, 0.3]})],
+        "09": [("09 DAWA panel (epsilon, n, shape, partition share)", l09.dawa_panel,
+                {"epsilon": [float(v) for v in np.geomspace(0.01, 3, 8)], "n": [500, 12579, 200_000],
+                 "shape": ["uniform", "zipf", "heights"], "share": [0.5, 0.25]})],
     }
 
 
@@ -370,7 +374,8 @@ def what_epsilon_rows() -> list[tuple[str, str, str]]:
 
 
 def data_dependent_rows() -> list[tuple[str, str, str]]:
-    """Issue 15's library targets so far: DAWA's cost and the median's smooth sensitivity."""
+    """Notebook 9's library targets: DAWA's partition + measurement and the median's smooth
+    sensitivity."""
     from dplab.datasets import load_yrbss
     from dplab.range_queries.dawa import dawa
     from dplab.range_queries.histograms import synthetic_histogram
@@ -414,7 +419,7 @@ def run_bench(browser: bool = True, notebook: str | None = None) -> int:
         rows += reconstruction_rows()
     if notebook in (None, "08"):
         rows += what_epsilon_rows()
-    if notebook is None:  # notebook 9's rows, until it exists
+    if notebook in (None, "09"):
         rows += data_dependent_rows()
     cases = panel_cases()
     drag_rates: list[float] = []

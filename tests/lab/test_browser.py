@@ -118,6 +118,7 @@ def test_epsilon_slider_redraws_plot_and_readout(pages):
     ("07_reconstruction_attack.ipynb", 0, "noise E/√n", "0.55", "E/√n = 0.55"),
     ("07_reconstruction_attack.ipynb", 1, "epsilon", STEP, f"ε = {STEP}"),
     ("08_what_epsilon_promises.ipynb", 1, "epsilon", STEP, f"ε = {STEP}"),  # panel 0: the RMSE target
+    ("09_data_dependent_noise.ipynb", 0, "epsilon", "0.1122", "ε = 0.112"),  # starts at 0.1
 ])
 def test_slider_redraws_panel(pages, notebook, panel, slider, readout, text):
     page = pages(notebook)

@@ -119,3 +119,59 @@ def test_the_merge_sort_tree_costs_equal_the_sliding_window_sums(k):
             windows = sliding_window_view(x, 2**j)
             direct = np.abs(windows - windows.mean(axis=1, keepdims=True)).sum(axis=1)
             np.testing.assert_allclose(cost, direct, atol=1e-9, rtol=1e-12)
+
+
+def test_many_draws_side_by_side_equal_one_at_a_time():
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 30, 37).astype(float)
+    noisy = [c + rng.laplace(0.0, 5.0, (6, c.size)) for c in dplab.interval_costs(x)]
+    together = dawa_module._best_partitions(noisy, 2.0)
+    assert together == [dplab.best_partition([c[d] for c in noisy], 2.0) for d in range(6)]
+
+
+def test_the_penalty_counters_the_noisy_minimums_pull_to_many_buckets():
+    """On a flat histogram every cost is 0, so the buckets come from the noise alone. Charging
+    only 1/eps2 per bucket leaves over half the bins in their own bucket (partition_penalty's
+    docstring: about 145 of 256); one noise scale more per bucket leaves about 81, two about
+    29. 40 draws each: the counts' standard deviation is at most about 6, so the margins below
+    are over 3 standard errors of a single draw and far more of the mean."""
+    x = np.full(256, 10.0)
+    eps, share = 1.0, 0.25
+    b = dplab.partition_noise_scale(share * eps)
+    means = [np.mean([len(r.buckets) for r in dplab.dawa_releases(x, eps, share, size=40, penalty=p, rng=7)])
+             for p in (1 / 0.75, 1 / 0.75 + b, None)]
+    assert 125 <= means[0] <= 165
+    assert 61 <= means[1] <= 101
+    assert 12 <= means[2] <= 46
+    assert dplab.partition_penalty(0.25, 0.75) == pytest.approx(1 / 0.75 + 32)
+
+
+def test_releases_are_estimates_of_the_right_shape_and_total():
+    x = np.repeat([5.0, 40.0, 0.0, 12.0], [4, 8, 2, 2])
+    runs = dplab.dawa_releases(x, 1e6, size=5, penalty=1.0, rng=1)
+    assert len(runs) == 5
+    for r in runs:  # almost no noise: the uniform pieces come back exactly
+        assert r.buckets == [(0, 3), (4, 11), (12, 13), (14, 15)]
+        np.testing.assert_allclose(r.estimate, x, atol=1e-3)
+    with pytest.raises(ValueError, match="size"):
+        dplab.dawa_releases(x, 1.0, size=0)
+    with pytest.raises(ValueError, match="penalty"):
+        dplab.dawa_partition(x, 1.0, penalty=-1.0)
+
+
+def test_spread_error_against_every_range_by_hand():
+    """Bias: each range's error of the spread true totals; variance: each bucket's Laplace
+    noise (variance 2/eps2^2) enters a range weighted by the share of its bins inside."""
+    x = np.array([5.0, 1, 0, 0, 7, 7, 7, 9, 3])
+    buckets = [(0, 1), (2, 3), (4, 7), (8, 8)]
+    eps2 = 0.7
+    spread = np.concatenate([np.full(b - a + 1, x[a:b + 1].mean()) for a, b in buckets])
+    bias = variance = 0.0
+    for i in range(9):
+        for j in range(i, 9):
+            bias += (spread[i:j + 1].sum() - x[i:j + 1].sum()) ** 2
+            for a, b in buckets:
+                inside = max(0, min(b, j) - max(a, i) + 1)
+                variance += 2 / eps2**2 * (inside / (b - a + 1)) ** 2
+    got = dplab.spread_error(x, buckets, eps2)
+    assert got == pytest.approx((bias, variance), rel=1e-12)

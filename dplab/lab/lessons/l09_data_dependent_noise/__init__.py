@@ -1,0 +1,1 @@
+"""Lesson 9, data-dependent noise (``notebooks/09_data_dependent_noise.ipynb``)."""

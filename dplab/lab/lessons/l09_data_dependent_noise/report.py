@@ -1,0 +1,431 @@
+"""Lesson 9, data-dependent noise: the computations, report rows and exercises (no plotting;
+the figures and the panel are in ``views.py``).
+
+Notebook ``notebooks/09_data_dependent_noise.ipynb``. Seed 000 ("Data dependent noise
+mechanisms"): DAWA (Li, Hay, Miklau & Wang, PVLDB 2014) against the data-independent
+strategies of notebook 3 on the sparse height histogram and synthetic shapes (DPBench, Hay et
+al. 2016: who wins depends on scale and shape), and the median's local, smooth and global
+sensitivity (Nissim, Raskhodnikova & Smith, STOC 2007).
+
+DAWA's error has no closed form (its partition is random), so it is simulated: the mean over
+runs of the squared error averaged over all k(k+1)/2 range queries, split into bias^2 (of the
+mean estimate) and variance; the data-independent strategies' errors are exact.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from dplab.datasets import load_yrbss
+from dplab.lab.exercises import Exercise
+from dplab.lab.report import ReportRow
+from dplab.mechanisms.laplace import laplace_mechanism
+from dplab.range_queries.dawa import (
+    DawaRelease,
+    best_partition,
+    dawa_releases,
+    interval_costs,
+    partition_penalty,
+    spread_error,
+)
+from dplab.range_queries.errors import all_range_total_error, n_ranges
+from dplab.range_queries.histograms import height_histogram, synthetic_histogram
+from dplab.range_queries.optimization import PIdentityStrategy, load_p_identity
+from dplab.range_queries.strategies import range_strategy
+from dplab.range_queries.theory import expected_error_per_query
+from dplab.simulate import Estimate, mean_ci
+from dplab.smooth_sensitivity import (
+    median_global_sensitivity,
+    median_local_sensitivity,
+    median_release_smooth,
+    median_sensitivity_at_distance,
+    median_smooth_sensitivity,
+    smooth_beta,
+    sorted_clipped,
+)
+
+NOTEBOOK = "09_data_dependent_noise.ipynb"
+PREFIX = "09"
+SEED = 2035
+
+# --- 1. DAWA against the data-independent strategies ---------------------------------------------
+
+K = 256
+SHAPES = ("heights", "uniform", "spiky", "zipf")
+EPSILONS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+SHARE = 0.25
+TRIALS = 200
+#: the data-independent strategies of notebook 3, each with its exact error per range query
+STRATEGIES = ("identity", "16-ary hierarchy + inference", "optimised p-Identity")
+#: the confidence of the who-wins verdicts (each DAWA interval on its own)
+WIN_CONFIDENCE = 0.999
+
+
+def n_heights() -> int:
+    return int(height_histogram(K).sum())
+
+
+@lru_cache(maxsize=64)
+def histogram(shape: str, n: int | None = None, seed: int = SEED) -> np.ndarray:
+    """The k = 256 histogram of ``shape`` holding n rows (default: as many as the survey).
+    The heights are subsampled without replacement (n below 12,579) or drawn from their shares
+    (n above); the synthetic shapes are notebook 3's. Read-only."""
+    n = n_heights() if n is None else int(n)
+    if shape == "heights":
+        full = height_histogram(K)
+        rng = np.random.default_rng(seed)
+        if n == full.sum():
+            x = full
+        elif n < full.sum():
+            x = rng.multivariate_hypergeometric(full.astype(np.int64), n).astype(float)
+        else:
+            x = rng.multinomial(n, full / full.sum()).astype(float)
+    else:
+        x = synthetic_histogram(shape, K, total=n, rng=seed)
+    x.setflags(write=False)
+    return x
+
+
+@lru_cache(maxsize=4)
+def _error_at_one(name: str) -> float:
+    if name == "identity":
+        return expected_error_per_query("identity", K, 1.0)
+    if name == "16-ary hierarchy + inference":
+        return expected_error_per_query("hierarchy", K, 1.0, 16, True)
+    if name == "optimised p-Identity":
+        return PIdentityStrategy(load_p_identity()).expected_total_error(1.0) / n_ranges(K)
+    raise ValueError(f"name must be one of {STRATEGIES}, got name={name!r}")
+
+
+def data_independent_error(name: str, epsilon: float) -> float:
+    """The exact expected squared error per range query (all ranges of k = 256 bins): the
+    error at eps = 1 over eps^2 (Laplace noise of scale proportional to 1/eps)."""
+    return _error_at_one(name) / epsilon**2
+
+
+@dataclass(frozen=True)
+class DawaError:
+    """DAWA's simulated error per range query: ``per_run`` (one value per run), its split
+    into the squared bias of the mean estimate and the variance around it (they add up to
+    the mean of per_run exactly), the mean number of buckets, and the first run."""
+
+    per_run: np.ndarray
+    bias2: float
+    variance: float
+    buckets: float
+    example: DawaRelease
+
+    @property
+    def mean(self) -> float:
+        return float(self.per_run.mean())
+
+    def interval(self, confidence: float = WIN_CONFIDENCE) -> Estimate:
+        return mean_ci(self.per_run, confidence)
+
+
+def dawa_error_of(x: np.ndarray, epsilon: float, share: float = SHARE, trials: int = TRIALS,
+                  seed: int = SEED) -> DawaError:
+    runs = dawa_releases(x, epsilon, share, size=trials, rng=seed)
+    estimates = np.array([r.estimate for r in runs])
+    center = estimates.mean(axis=0)
+    per_run = all_range_total_error(estimates - x) / n_ranges(x.size)
+    bias2 = float(all_range_total_error(center - x)) / n_ranges(x.size)
+    variance = float(np.mean(all_range_total_error(estimates - center))) / n_ranges(x.size)
+    return DawaError(per_run, bias2, variance, float(np.mean([len(r.buckets) for r in runs])), runs[0])
+
+
+@lru_cache(maxsize=128)
+def dawa_error(shape: str, epsilon: float, n: int | None = None, share: float = SHARE,
+               trials: int = TRIALS, seed: int = SEED) -> DawaError:
+    return dawa_error_of(histogram(shape, n), epsilon, share, trials, seed)
+
+
+def verdict(shape: str, epsilon: float, trials: int = TRIALS) -> str:
+    """Who wins at (shape, epsilon): "DAWA" if its error's upper confidence bound is below
+    every data-independent strategy's exact error, the best of those if that error is below
+    DAWA's lower bound, else "tie"."""
+    est = dawa_error(shape, epsilon, trials=trials).interval()
+    best = min(STRATEGIES, key=lambda s: data_independent_error(s, epsilon))
+    if est.high < data_independent_error(best, epsilon):
+        return "DAWA"
+    if data_independent_error(best, epsilon) < est.low:
+        return best
+    return "tie"
+
+
+def relative_errors(shape: str, trials: int = TRIALS) -> np.ndarray:
+    """DAWA's mean error over identity's, at each of EPSILONS."""
+    return np.array([dawa_error(shape, e, trials=trials).mean / data_independent_error("identity", e)
+                     for e in EPSILONS])
+
+
+def fixed_partition(epsilon: float = 0.1, share: float = SHARE) -> list[tuple[int, int]]:
+    """The partition DAWA would choose on the heights without the partition noise."""
+    return best_partition(interval_costs(height_histogram(K)),
+                          partition_penalty(share * epsilon, (1 - share) * epsilon))
+
+
+def spread_per_query(epsilon: float = 0.1, share: float = SHARE) -> tuple[float, float]:
+    """(bias^2, variance) per range query of the second stage on ``fixed_partition``."""
+    bias, variance = spread_error(height_histogram(K), fixed_partition(epsilon, share),
+                                  (1 - share) * epsilon)
+    return bias / n_ranges(K), variance / n_ranges(K)
+
+
+def simulate_spread(epsilon: float = 0.1, share: float = SHARE, trials: int = 4000,
+                    seed: int = SEED) -> np.ndarray:
+    """The second stage on ``fixed_partition`` simulated: identity on the bucket totals,
+    spread uniformly; error per range query of each run."""
+    x = height_histogram(K)
+    buckets = fixed_partition(epsilon, share)
+    starts = np.array([a for a, _ in buckets])
+    lengths = np.array([b - a + 1 for a, b in buckets])
+    s = range_strategy("identity", len(buckets))
+    noisy = s.measure(np.add.reduceat(x, starts), (1 - share) * epsilon, rng=seed, size=trials)
+    estimates = np.repeat(noisy / lengths, lengths, axis=-1)
+    return all_range_total_error(estimates - x) / n_ranges(K)
+
+
+# --- 2. the median: local, smooth and global sensitivity -----------------------------------------
+
+LOW, HIGH = 1.0, 2.2
+DELTA = 1e-6
+MEDIAN_EPSILONS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+#: the constructed pair where local sensitivity jumps: Alice's 1.68 m becomes 1.80 m
+PAIR = (np.array([1.55, 1.68, 1.68, 1.68, 1.80]), np.array([1.55, 1.68, 1.68, 1.80, 1.80]))
+
+
+@lru_cache(maxsize=1)
+def heights() -> np.ndarray:
+    """The survey's 12,579 heights clipped to [LOW, HIGH] and sorted."""
+    return sorted_clipped(load_yrbss()["height_m"], LOW, HIGH)
+
+
+def median() -> float:
+    x = heights()
+    return float(x[math.ceil(x.size / 2) - 1])
+
+
+@lru_cache(maxsize=32)
+def smooth(epsilon: float, delta: float = DELTA) -> float:
+    return median_smooth_sensitivity(heights(), LOW, HIGH, smooth_beta(epsilon, delta))
+
+
+def release_rmse(kind: str, epsilon: float) -> float:
+    """RMSE of a median release with Laplace noise: sqrt(2) x scale, scale = GS/eps for the
+    global release, 2 S*/eps for the smooth one (NRS07 Lemma 2.9's 2/eps)."""
+    if kind == "global":
+        return math.sqrt(2) * median_global_sensitivity(LOW, HIGH) / epsilon
+    if kind == "smooth":
+        return math.sqrt(2) * 2 * smooth(epsilon) / epsilon
+    raise ValueError(f"kind must be 'global' or 'smooth', got kind={kind!r}")
+
+
+def distance_to_leak(values: np.ndarray | None = None) -> int:
+    """The fewest replaced rows after which the median of ``values`` (default: the heights) has
+    local sensitivity > 0: the smallest k with A_k > 0 (A_k is nondecreasing in k)."""
+    values = heights() if values is None else np.sort(values)
+    low, high = 0, values.size
+    while low < high:
+        mid = (low + high) // 2
+        if median_sensitivity_at_distance(values, LOW, HIGH, mid) > 0:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def median_neighbours(values: np.ndarray, replacements=(LOW, HIGH)) -> list[np.ndarray]:
+    """Neighbours of ``values`` (replace-one): one copy of each distinct value replaced by
+    each of ``replacements``."""
+    out = []
+    for v in np.unique(values):
+        i = int(np.searchsorted(values, v))
+        for r in replacements:
+            if r != v:
+                y = values.copy()
+                y[i] = r
+                out.append(np.sort(y))
+    return out
+
+
+def smoothness_ratio(epsilon: float, neighbours: list[np.ndarray] | None = None) -> float:
+    """max over neighbours x' of ln(S*(x') / S*(x)) / beta on the heights: at most 1 if S* is
+    beta-smooth (NRS07 Definition 2.1)."""
+    beta = smooth_beta(epsilon, DELTA)
+    base = smooth(epsilon)
+    neighbours = median_neighbours(heights()) if neighbours is None else neighbours
+    return max(math.log(median_smooth_sensitivity(y, LOW, HIGH, beta) / base) for y in neighbours) / beta
+
+
+def smooth_minus_local(samples: int = 200, seed: int = SEED) -> float:
+    """min over subsamples of the heights (n = 5..401) and eps in MEDIAN_EPSILONS of S* - LS:
+    at least 0 if the smooth bound is an upper bound on local sensitivity."""
+    rng = np.random.default_rng(seed)
+    worst = math.inf
+    for _ in range(samples):
+        x = np.sort(rng.choice(heights(), size=int(rng.integers(5, 402)), replace=False))
+        ls = median_local_sensitivity(x, LOW, HIGH)
+        for eps in MEDIAN_EPSILONS:
+            worst = min(worst, median_smooth_sensitivity(x, LOW, HIGH, smooth_beta(eps, DELTA)) - ls)
+    return worst
+
+
+# --- report --------------------------------------------------------------------------------------
+
+#: (shape, epsilon, claimed winner) rows of the who-wins table that the report checks one-sided
+CLAIMS = (
+    ("uniform", 0.01, "DAWA"),
+    ("zipf", 0.01, "DAWA"),
+    ("spiky", 0.1, "DAWA"),
+    ("uniform", 3.0, "optimised p-Identity"),
+    ("heights", 1.0, "optimised p-Identity"),
+)
+
+
+def report_rows(seed: int = SEED) -> list[ReportRow]:
+    rows = []
+    bias, variance = spread_per_query()
+    per = simulate_spread(seed=seed)
+    rows.append(ReportRow(
+        "09.spread_fixed", "DAWA's 2nd stage, fixed partition: (‖W(St − x)‖² + 2/ε₂²‖WS‖²_F) per range query",
+        "000", f"YRBSS heights, k={K}, noiseless partition at ε=0.1 ({len(fixed_partition())} buckets), "
+        "ε₂=0.075, n=4000", bias + variance, "=", interval=lambda c: mean_ci(per, c)))
+    for shape, eps, winner in CLAIMS:
+        est = dawa_error(shape, eps, trials=TRIALS)
+        ci = est.interval(WIN_CONFIDENCE)
+        if winner == "DAWA":
+            best = min(STRATEGIES, key=lambda s, e=eps: data_independent_error(s, e))
+            rows.append(ReportRow(
+                f"09.dawa_wins_{shape}_{eps:g}",
+                f"DAWA (simulated, 99.9% upper end) < {best} (exact), per range query",
+                "000", f"{shape}, k={K}, n={n_heights()}, ε={eps:g}, share={SHARE}, runs={TRIALS}",
+                data_independent_error(best, eps), "<=", value=float(ci.high)))
+        else:
+            rows.append(ReportRow(
+                f"09.dawa_loses_{shape}_{eps:g}",
+                f"DAWA (simulated, 99.9% lower end) > {winner} (exact), per range query",
+                "000", f"{shape}, k={K}, n={n_heights()}, ε={eps:g}, share={SHARE}, runs={TRIALS}",
+                data_independent_error(winner, eps), ">=", value=float(ci.low)))
+    rng = np.random.default_rng(seed)
+    for eps in (0.1, 1.0):
+        scale = 2 * smooth(eps) / eps
+        err = np.abs(median_release_smooth(heights(), LOW, HIGH, eps, DELTA, size=20_000, rng=rng) - median())
+        rows.append(ReportRow(
+            f"09.smooth_release_{eps:g}", "smooth median release: E|error| = 2 S*(x)/ε",
+            "000", f"12,579 heights in [{LOW}, {HIGH}] m, ε={eps:g}, δ={DELTA:g}, n=20000", scale, "=",
+            interval=lambda c, e=err: mean_ci(e, c)))
+    err_global = np.abs(laplace_mechanism(np.full(20_000, median()), median_global_sensitivity(LOW, HIGH),
+                                          1.0, rng=rng) - median())
+    rows += [
+        ReportRow("09.global_release", "global median release: E|error| = (b − a)/ε", "000",
+                  f"[{LOW}, {HIGH}] m, ε=1, n=20000", HIGH - LOW, "=",
+                  interval=lambda c: mean_ci(err_global, c)),
+        ReportRow("09.global_pair", "global sensitivity b − a: the median of (a, b) vs (a, a) (replace-one)",
+                  "000", "computed with numpy's median of the pair", float(np.median([LOW, HIGH, HIGH])
+                                                                         - np.median([LOW, LOW, HIGH])),
+                  "exact", value=median_global_sensitivity(LOW, HIGH)),
+        ReportRow("09.local_heights", "local sensitivity of the heights' median (1,103 students at 1.68 m)",
+                  "000", "the middle three order statistics, numpy", float(max(
+                      heights()[math.ceil(heights().size / 2)] - median(),
+                      median() - heights()[math.ceil(heights().size / 2) - 2])),
+                  "exact", value=median_local_sensitivity(heights(), LOW, HIGH)),
+        ReportRow("09.local_pair", "local sensitivity jumps between neighbours: LS(x') (LS(x) = 0)", "000",
+                  "x = (1.55, 1.68, 1.68, 1.68, 1.80), one 1.68 → 1.80", 1.80 - 1.68, "exact",
+                  value=median_local_sensitivity(PAIR[1], LOW, HIGH)),
+        ReportRow("09.smooth_ge_local", "smooth ≥ local sensitivity: min (S* − LS)", "000",
+                  "200 subsamples of the heights, n = 5..401, 6 ε, δ=1e-6", 0.0, ">=",
+                  value=smooth_minus_local(seed=seed)),
+    ]
+    for eps in (0.1, 1.0):
+        rows.append(ReportRow(
+            f"09.smoothness_{eps:g}", "S* is β-smooth on the heights: max ln(S*(x')/S*(x)) / β ≤ 1", "000",
+            f"the 68 neighbours replacing one of each distinct height by {LOW} or {HIGH}, ε={eps:g} "
+            "(bound 1 + 1e-9 for rounding: the bound is attained)", 1.0 + 1e-9, "<=",
+            value=smoothness_ratio(eps)))
+    return rows
+
+
+# --- exercises -----------------------------------------------------------------------------------
+
+
+def buckets_of_flat_histogram() -> int:
+    """The noiseless partition of a flat 16-bin histogram (every cost 0) with penalty 1."""
+    return len(best_partition(interval_costs(np.full(16, 3.0)), 1.0))
+
+
+EXERCISES = [
+    Exercise(
+        "09.1",
+        "16 bins hold 4, 4, 4, 4, 0, 0, 0, 0, 9, 1, 9, 1, 5, 5, 5, 5 rows. Without any noise, what is the "
+        "L1 deviation cost dev(B) of the bucket made of bins 9 to 12 (the 9, 1, 9, 1)?",
+        lambda: float(interval_costs(np.array([4, 4, 4, 4, 0, 0, 0, 0, 9, 1, 9, 1, 5, 5, 5, 5.0]))[2][8]),
+        "The mean of the four counts is 5; add up each count's distance to it.",
+        "mean (9 + 1 + 9 + 1)/4 = 5; |9 − 5| + |1 − 5| + |9 − 5| + |1 − 5| = 16. Spreading the bucket's "
+        "total uniformly would put 5 in each bin: an error of 4 rows in each.",
+    ),
+    Exercise(
+        "09.2",
+        "DAWA runs at eps = 1 with share 0.25 for the partition. What is the Laplace scale b of each "
+        "candidate interval's noisy cost?",
+        lambda: 4 / 0.25,
+        "b = 4/eps1 (dplab.partition_noise_scale); eps1 = share x eps.",
+        "eps1 = 0.25, so b = 4 / 0.25 = 16: a score of sensitivity 2, report noisy min at 2 x 2/eps1.",
+    ),
+    Exercise(
+        "09.3",
+        "Identity on k = 256 bins at eps = 0.1 has exact error 2(k + 2)/(3 eps^2) per range query. Read "
+        "DAWA's error relative to identity off the who-wins figure (uniform shape, eps = 0.1): about how "
+        "many rows^2 per range query is DAWA's error there? (10% tolerance)",
+        lambda: relative_errors("uniform")[EPSILONS.index(0.1)] * data_independent_error("identity", 0.1),
+        "Compute identity's error from the formula, then multiply by DAWA's ratio in the figure.",
+        "2 x 258 / (3 x 0.01) = 17,200 per range query for identity. The figure puts DAWA at about 0.183 "
+        "of that on the uniform shape: about 3,140 rows^2 (the key uses the simulated ratio).",
+        rel_tol=0.10,
+    ),
+    Exercise(
+        "09.4",
+        "A database of 5 heights (m): 1.55, 1.68, 1.68, 1.68, 1.80, clipped to [1.0, 2.2]. What is the "
+        "local sensitivity of its lower median after one of the 1.68 is replaced by 1.80?",
+        lambda: median_local_sensitivity(PAIR[1], LOW, HIGH),
+        "Sort the new database; the lower median is the 3rd value; LS = max(x_(m) − x_(m−1), "
+        "x_(m+1) − x_(m)).",
+        "1.55, 1.68, 1.68, 1.80, 1.80: median 1.68, neighbours 1.68 and 1.80, so LS = 0.12 m. Before the "
+        "change it was 0: noise scaled to LS would be 0 on one database and not on its neighbour.",
+    ),
+    Exercise(
+        "09.5",
+        "12,579 students: 6,189 are 1.60 m tall, 201 are 1.68 m and 6,189 are 1.80 m. The median is "
+        "1.68 m and its local sensitivity is 0. At least how many students must change their height "
+        "before it can be positive?",
+        lambda: distance_to_leak(np.repeat([1.60, 1.68, 1.80], [6189, 201, 6189])),
+        "The median is the 6,290th value; the 1.68 m block covers ranks 6,190 to 6,390. Local "
+        "sensitivity looks at ranks 6,289 and 6,291.",
+        "Local sensitivity becomes positive once a value other than 1.68 reaches rank 6,289 or 6,291. "
+        "From above, the 100 students at ranks 6,291..6,390 must all become taller: 100 replacements "
+        "(from below, as many). So A_k = 0 for k < 100 and A_100 > 0; smooth sensitivity weighs it by "
+        "e^(-100 beta). On the real heights the same count is 51.",
+        rel_tol=0.0,
+    ),
+    Exercise(
+        "09.6",
+        "At eps = 0.1 and delta = 1e-6, what is beta of the smooth-sensitivity release (NRS07, Laplace)?",
+        lambda: smooth_beta(0.1, 1e-6),
+        "beta = eps / (2 ln(2/delta)).",
+        "ln(2e6) = 14.51, so beta = 0.1 / 29.02 = 0.00345.",
+    ),
+    Exercise(
+        "09.7",
+        "Without noise and with penalty 1 per bucket, into how many buckets does the best dyadic partition "
+        "cut a flat histogram of 16 equal bins?",
+        buckets_of_flat_histogram,
+        "Every interval of a flat histogram costs 0; only the penalty counts.",
+        "Every bucket costs 0 + 1; the fewest buckets win: the whole domain, 16 = 2^4 bins, is one "
+        "candidate interval, so 1 bucket.",
+        rel_tol=0.0,
+    ),
+]

@@ -1,0 +1,257 @@
+"""Lesson 9, data-dependent noise: figures and the panel.
+
+Notebook ``notebooks/09_data_dependent_noise.ipynb`` and ``python -m dplab figures`` both call
+these functions.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from dplab.lab.lessons.l09_data_dependent_noise.report import (
+    DELTA,
+    EPSILONS,
+    HIGH,
+    LOW,
+    MEDIAN_EPSILONS,
+    PAIR,
+    SEED,
+    SHAPES,
+    SHARE,
+    STRATEGIES,
+    K,
+    data_independent_error,
+    dawa_error,
+    dawa_error_of,
+    heights,
+    histogram,
+    median,
+    n_heights,
+    release_rmse,
+    smooth,
+)
+from dplab.lab.plots import PALETTE, new_figure
+from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
+from dplab.range_queries.dawa import dawa
+from dplab.smooth_sensitivity import (
+    median_global_sensitivity,
+    median_local_sensitivity,
+    median_release_smooth,
+    median_smooth_sensitivity,
+    smooth_beta,
+)
+
+STRATEGY_COLORS = dict(zip(STRATEGIES, (PALETTE[1], PALETTE[2], PALETTE[4]), strict=True))
+DAWA_COLOR = PALETTE[3]
+BIN_EDGES = np.linspace(1.20, 2.20, K + 1)  # notebook 3's height bins (m)
+
+
+def _who_wins_axes(ax, shape: str, label: bool) -> None:
+    eps = np.array(EPSILONS)
+    identity = np.array([data_independent_error("identity", e) for e in EPSILONS])
+    for name in STRATEGIES:
+        ratio = data_independent_error(name, 1.0) / data_independent_error("identity", 1.0)
+        ax.axhline(ratio, color=STRATEGY_COLORS[name], lw=1.4, ls="-" if name == "identity" else "--",
+                   label=f"{name} (exact)" if label else None)
+    errs = [dawa_error(shape, e) for e in EPSILONS]
+    ci = [err.interval() for err in errs]
+    mean = np.array([err.mean for err in errs]) / identity
+    low = mean - np.array([c.low for c in ci]) / identity
+    high = np.array([c.high for c in ci]) / identity - mean
+    ax.errorbar(eps, mean, yerr=[low, high], fmt="o-", color=DAWA_COLOR, lw=1.6, ms=4, capsize=3,
+                label="DAWA (simulated, 99.9%)" if label else None)
+    ax.plot(eps, np.array([err.bias2 for err in errs]) / identity, "v:", color=DAWA_COLOR, ms=4,
+            label="DAWA's bias²" if label else None)
+    ax.plot(eps, np.array([err.variance for err in errs]) / identity, "^:", color="0.45", ms=4,
+            label="DAWA's variance" if label else None)
+    ax.set(xscale="log", yscale="log", ylim=(0.003, 10), title=f"{shape}",
+           xlabel="ε (n = 12,579 rows)")
+
+
+def figure_who_wins():
+    fig, axes = new_figure(4, width=3.0, height=3.4)
+    for i, (ax, shape) in enumerate(zip(axes, SHAPES, strict=True)):
+        _who_wins_axes(ax, shape, label=i == 0)
+        if i == 0:
+            ax.set_ylabel("error per range query / identity's")
+    fig.legend(loc="lower center", ncol=6, fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def _histogram_axes(ax, x: np.ndarray, title: str) -> None:
+    ax.bar(np.arange(x.size), x, width=1.0, color="0.75", label="true counts")
+    ax.set(xlim=(-0.5, x.size - 0.5), title=title, xlabel="bin (256 bins of 1/256 m from 1.20 m)",
+           ylabel="rows")
+
+
+def figure_partitions():
+    x = histogram("heights")
+    fig, axes = new_figure(3, width=4.0, height=3.4)
+    for ax, eps in zip(axes, (0.01, 0.1, 1.0), strict=True):
+        release = dawa(x, eps, SHARE, rng=SEED)
+        _histogram_axes(ax, x, f"ε = {eps:g}: {len(release.buckets)} buckets")
+        ax.step(np.arange(K + 1) - 0.5, np.append(release.estimate, release.estimate[-1]), where="post",
+                color=DAWA_COLOR, lw=1.2, label="DAWA's estimate (one run)")
+        for first, _ in release.buckets[1:]:
+            ax.axvline(first - 0.5, ymin=0, ymax=0.04, color="k", lw=0.8)
+        ax.set_xlim(0, 240)
+    axes[0].legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def figure_median():
+    eps = np.geomspace(0.01, 3, 25)
+    grid = np.array(MEDIAN_EPSILONS)
+    fig, (ax, ax_r) = new_figure(2, width=4.2, height=3.5)
+    ax.axhline(median_global_sensitivity(LOW, HIGH), color=PALETTE[1], lw=1.6,
+               label=f"global: b − a = {HIGH - LOW:.1f} m")
+    ax.plot(eps, [smooth(float(e)) for e in eps], color=PALETTE[4], lw=1.6, label="smooth S* (δ = 1e-6)")
+    ax.text(0.03, 0.05, "local sensitivity: 0 (1,103 students\nat the median 1.68 m)", fontsize=8,
+            transform=ax.transAxes)
+    ax.set(xscale="log", yscale="log", ylim=(1e-5, 3), xlabel="ε", ylabel="sensitivity (m)",
+           title="the heights' median")
+    ax.legend(fontsize=7, loc="upper right")
+    ax_r.plot(eps, [release_rmse("global", float(e)) for e in eps], color=PALETTE[1], lw=1.6,
+              label="global: √2 (b − a)/ε")
+    ax_r.plot(eps, [release_rmse("smooth", float(e)) for e in eps], color=PALETTE[4], lw=1.6,
+              label="smooth: √2 · 2S*/ε")
+    rng = np.random.default_rng(SEED)
+    sim = [math.sqrt(np.mean((median_release_smooth(heights(), LOW, HIGH, float(e), DELTA, size=4000, rng=rng)
+                              - median()) ** 2)) for e in grid]
+    ax_r.plot(grid, sim, "o", color=PALETTE[4], ms=5, mfc="none", label="smooth, simulated (4,000 runs)")
+    ax_r.axhline(0.0254, color="0.5", ls=":", lw=1, label="one inch")
+    ax_r.set(xscale="log", yscale="log", xlabel="ε", ylabel="root-mean-square error (m)",
+             title="error of the released median")
+    ax_r.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def figure_local_leak(epsilon: float = 1.0):
+    x, x_prime = PAIR
+    m = float(np.sort(x)[2])
+    grid = np.linspace(1.3, 2.1, 801)
+    fig, (ax, ax_s) = new_figure(2, width=4.2, height=3.2)
+    ls_prime = median_local_sensitivity(x_prime, LOW, HIGH)
+    ax.vlines(m, 0, 1, color=PALETTE[0], lw=3, label="x: LS = 0, no noise (all mass at 1.68)")
+    scale = ls_prime / epsilon
+    ax.plot(grid, stats.laplace.pdf(grid, m, scale) * scale, color=PALETTE[3], lw=1.6,
+            label=f"x′: LS = {ls_prime:.2f}, Lap(LS/ε)")
+    ax.set(ylim=(0, 1.1), xlabel="released median (m)", ylabel="density (scaled)",
+           title="noise from local sensitivity: not private")
+    ax.legend(fontsize=7, loc="upper left")
+    beta = smooth_beta(epsilon, DELTA)
+    for data, color, name in ((x, PALETTE[0], "x"), (x_prime, PALETTE[3], "x′")):
+        s = median_smooth_sensitivity(data, LOW, HIGH, beta)
+        ax_s.plot(grid, stats.laplace.pdf(grid, m, 2 * s / epsilon), color=color, lw=1.6,
+                  label=f"{name}: S* = {s:.3f}")
+    ax_s.set(ylim=(0, None), xlabel="released median (m)", ylabel="density",
+             title=f"smooth sensitivity (ε = {epsilon:g})")
+    ax_s.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+# --- the panel ---------------------------------------------------------------------------------------
+
+PANEL_RUNS = 20
+PANEL_NS = (200, 500, 1000, 2000, 5000, 12579, 50_000, 200_000)
+
+
+class DawaView:
+    """One DAWA run drawn over the histogram of (shape, n), as shares of the n rows, and the error
+    per range query of DAWA (mean of PANEL_RUNS runs; the dark part its bias^2) and of the
+    data-independent strategies (exact), relative to identity's, at eps and the partition's share.
+    Both plots keep their axes while the sliders move (a new shape rescales the left one), so a
+    step redraws only the changed artists."""
+
+    def __init__(self):
+        self.fig, (self.ax, self.ax_e) = new_figure(2, width=4.4, height=3.5)
+        # one StepPatch, not 256 bars: a single artist to redraw
+        self.hist = self.ax.stairs(np.zeros(K), np.arange(K + 1) - 0.5, fill=True, color="0.75",
+                                   label="true counts")
+        (self.step,) = self.ax.step(np.arange(K + 1) - 0.5, np.zeros(K + 1), where="post", color=DAWA_COLOR,
+                                    lw=1.2, label="DAWA (one run)")
+        self.ax.set(xlim=(-0.5, K - 0.5), xlabel="bin", ylabel="share of the n rows")
+        # titles as text artists: FastPNG redraws everything when an axes title changes
+        self.title = self.ax.text(0.5, 1.02, "heights, n = 12,579: 100 buckets", fontsize=9, ha="center",
+                                  transform=self.ax.transAxes)
+        self.ax.legend(fontsize=7, loc="upper right")
+        self.labels = ["DAWA", "identity", "16-ary\nhierarchy", "p-Identity"]
+        self.err_bars = self.ax_e.bar(range(4), np.ones(4), color=[DAWA_COLOR] + [STRATEGY_COLORS[s] for s in
+                                                                                  STRATEGIES])
+        self.bias_bar = self.ax_e.bar([0], [1], color="0.2", alpha=0.5, label="DAWA's bias²")
+        self.ax_e.axhline(1.0, color="0.4", lw=0.8, ls=":")
+        self.ax_e.set(xticks=range(4), yscale="log", ylim=(1e-3, 30),
+                      ylabel="error per range query / identity's")
+        self.title_e = self.ax_e.text(0.5, 1.02, "ε = 0.1: lowest is p-Identity", fontsize=9, ha="center",
+                                      transform=self.ax_e.transAxes)
+        self.ax_e.set_xticklabels(self.labels, fontsize=7)
+        self.ax_e.legend(fontsize=7, loc="upper right")
+        self.fig.tight_layout()
+        self.shape = None
+        self.dynamic = [self.hist, self.step, *self.err_bars, *self.bias_bar, self.title, self.title_e]
+
+    def update(self, values: dict, seed: int) -> str:
+        eps, n = float(values["epsilon"]), int(values["n"])
+        shape, share = str(values["shape"]), float(values["share"])
+        x = histogram(shape, n)
+        err = dawa_error_of(x, eps, share, trials=PANEL_RUNS, seed=seed)
+        run = err.example
+        self.hist.set_data(values=x / n)
+        self.step.set_ydata(np.append(run.estimate, run.estimate[-1]) / n)
+        if shape != self.shape:  # the only change that rescales an axis
+            top = 1.3 * float(histogram(shape).max()) / n_heights()
+            self.ax.set_ylim(-0.15 * top, top)
+            self.shape = shape
+        self.title.set_text(f"{shape}, n = {n:,}: {len(run.buckets)} buckets")
+        errors = [err.mean] + [data_independent_error(s, eps) for s in STRATEGIES]
+        for bar, e in zip(self.err_bars, errors, strict=True):
+            bar.set_height(e / errors[1])
+        self.bias_bar[0].set_height(max(err.bias2 / errors[1], 1e-12))
+        best = min(range(4), key=lambda i: errors[i])
+        self.title_e.set_text(f"ε = {eps:.3g}: lowest is {self.labels[best].replace(chr(10), ' ')}")
+        return (
+            f"DAWA spends {share:.0%} of ε = {eps:.3g} on the partition (noise Lap({4 / (share * eps):.3g}) "
+            f"on every candidate's cost) and {1 - share:.0%} on the bucket totals. Its error per range "
+            f"query, mean of {PANEL_RUNS} runs: {err.mean:.4g} (bias² {err.bias2:.3g} + variance "
+            f"{err.variance:.3g}); identity {errors[1]:.4g}, 16-ary hierarchy {errors[2]:.4g}, p-Identity "
+            f"{errors[3]:.4g} (exact). "
+            f"DAWA's error depends on the data; the others' do not."
+            + promise(epsilon=eps)
+        )
+
+
+def figure_dawa_panel(epsilon: float = 0.1, n: int = 12579, shape: str = "heights", share: float = SHARE):
+    view = DawaView()
+    view.update({"epsilon": epsilon, "n": n, "shape": shape, "share": share}, 0)
+    return view.fig
+
+
+def dawa_panel(seed: int = 0) -> SliderPanel:
+    import ipywidgets as widgets
+
+    view = DawaView()
+    controls = {
+        "epsilon": epsilon_slider(0.1, 0.01, 3.0),
+        "n": widgets.SelectionSlider(options=PANEL_NS, value=12579, description="n rows"),
+        "shape": widgets.ToggleButtons(options=list(SHAPES), value="heights", description="shape"),
+        "share": widgets.FloatSlider(value=SHARE, min=0.05, max=0.95, step=0.05,
+                                     description="partition share"),
+    }
+    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+
+
+def figures() -> dict[str, object]:
+    return {
+        "09_who_wins": figure_who_wins(),
+        "09_partitions": figure_partitions(),
+        "09_median": figure_median(),
+        "09_local_leak": figure_local_leak(),
+        "09_dawa_panel": figure_dawa_panel(),
+    }

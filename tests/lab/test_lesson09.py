@@ -1,0 +1,68 @@
+"""Lesson 9's words in code: every who-wins sentence of the notebook and its exercise key is
+checked against the simulation it describes (fixed seeds), and the panel's readout."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dplab.lab.lessons.l09_data_dependent_noise import report
+
+
+def test_the_who_wins_sentences():
+    eps = report.EPSILONS
+    verdict = {(s, e): report.verdict(s, e) for s in report.SHAPES for e in eps}
+    # small scale: DAWA beats every data-independent strategy on uniform up to 0.1, Zipf at 0.01
+    assert all(verdict["uniform", e] == "DAWA" for e in (0.01, 0.03, 0.1))
+    assert verdict["zipf", 0.01] == "DAWA"
+    assert verdict["spiky", 0.1] == verdict["spiky", 0.3] == "DAWA"
+    assert verdict["heights", 0.01] == "tie"
+    # large scale: p-Identity wins on every shape at 1 and 3; identity too at 3, up to 4x (uniform)
+    assert all(verdict[s, e] == "optimised p-Identity" for s in report.SHAPES for e in (1.0, 3.0))
+    at_3 = {s: report.relative_errors(s)[eps.index(3.0)] for s in report.SHAPES}
+    assert all(v > 1 for v in at_3.values()) and max(at_3, key=at_3.get) == "uniform"
+    assert 3.5 <= at_3["uniform"] <= 4.5
+    # the heights: no better than identity from 0.03 on (within the 99.9% interval)
+    for e in eps[1:]:
+        assert report.dawa_error("heights", e).interval().high >= report.data_independent_error("identity", e)
+    # small scale is mostly variance
+    for s, e in (("uniform", 0.01), ("zipf", 0.01)):
+        err = report.dawa_error(s, e)
+        assert err.bias2 < 0.1 * err.variance
+
+
+def test_the_partition_sentences_and_exercise_09_3():
+    assert 70 <= report.dawa_error("heights", 1.0).buckets <= 85
+    ratio = report.relative_errors("uniform")[report.EPSILONS.index(0.1)]
+    exercise = next(e for e in report.EXERCISES if e.id == "09.3")
+    assert f"{ratio:.2f}" in exercise.solution
+    assert f"{ratio * 17200:,.0f}"[:2] == "3,"
+
+
+def test_the_data_independent_errors_scale_as_one_over_eps_squared():
+    from dplab.range_queries.theory import expected_error_per_query
+
+    for e in (0.01, 0.3, 3.0):
+        assert report.data_independent_error("16-ary hierarchy + inference", e) == pytest.approx(
+            expected_error_per_query("hierarchy", 256, e, 16, True), rel=1e-12)
+    with pytest.raises(ValueError, match="name must be one of"):
+        report.data_independent_error("wavelet", 1.0)
+
+
+def test_histograms_hold_n_rows_and_the_heights_subsample_stays_inside_the_data():
+    full = report.histogram("heights")
+    small = report.histogram("heights", 500)
+    big = report.histogram("heights", 200_000)
+    assert small.sum() == 500 and big.sum() == 200_000
+    assert np.all(small <= full) and np.all((big > 0) <= (full > 0))
+    assert report.histogram("zipf", 2000).sum() == 2000
+
+
+def test_the_panel_reads_out_the_split_and_the_promise():
+    pytest.importorskip("ipywidgets")
+    from dplab.lab.lessons.l09_data_dependent_noise import views
+
+    view = views.DawaView()
+    text = view.update({"epsilon": 0.5, "n": 2000, "shape": "spiky", "share": 0.4}, 3)
+    assert "DAWA spends 40% of ε = 0.5" in text and "Lap(20)" in text
+    assert "can become at most" in text
