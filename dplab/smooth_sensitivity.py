@@ -6,8 +6,8 @@ The median here is the lower median x_(m), m = ceil(n/2), of n values clipped to
 and sorted; the sorted list is padded with low at index 0 and below, high at index n + 1 and
 above (NRS07, Section 3.1). Neighbours replace one value (n public), as in NRS07.
 
-* Global sensitivity: high - low. Values at low and high in equal numbers (one more at high
-  for odd n): replacing one value at high by low moves the median from high to low. Under
+* Global sensitivity: high - low. Put m = ceil(n/2) values at low and the rest at high:
+  replacing one value at low by high moves x_(m) from low to high. Under
   add/remove it is high - low too (k values at each end: adding one at high moves the lower
   median of 2k + 1 values from low to high).
 * Local sensitivity LS(x) = max(x_(m) - x_(m-1), x_(m+1) - x_(m)): the most one replacement

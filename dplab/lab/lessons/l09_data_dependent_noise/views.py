@@ -98,8 +98,8 @@ def figure_partitions():
                 color=DAWA_COLOR, lw=1.2, label="DAWA's estimate (one run)")
         for first, _ in release.buckets[1:]:
             ax.axvline(first - 0.5, ymin=0, ymax=0.04, color="k", lw=0.8)
-        ax.set_xlim(0, 240)
-    axes[0].legend(fontsize=7, loc="upper right")
+        ax.set_xlim(-0.5, K - 0.5)
+    axes[0].legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
 
