@@ -55,6 +55,7 @@ __all__ = [
     "interval_costs",
     "partition_noise_scale",
     "partition_penalty",
+    "spread",
     "spread_error",
 ]
 
@@ -217,13 +218,17 @@ class DawaRelease:
     estimate: np.ndarray
 
 
-def _spread(x: np.ndarray, buckets: list[tuple[int, int]], strategy: str, epsilon2: float,
-            rng: np.random.Generator) -> DawaRelease:
+def spread(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float, strategy: str = "identity", *,
+           size: int | None = None, rng=None) -> tuple[np.ndarray, np.ndarray]:
+    """DAWA's second stage on a given partition: the bucket totals measured by ``strategy`` at
+    eps2 (least squares) and each spread uniformly over its bins. Returns (noisy bucket totals,
+    bin estimates), with a leading axis of ``size`` independent runs when size is given."""
+    x = _check_bins(x)
     starts = np.array([b[0] for b in buckets])
     lengths = np.array([b[1] - b[0] + 1 for b in buckets])
     measured = range_strategy(strategy, len(buckets))
-    totals = measured.reconstruct(measured.measure(np.add.reduceat(x, starts), epsilon2, rng=rng))
-    return DawaRelease(buckets, totals, np.repeat(totals / lengths, lengths))
+    totals = measured.reconstruct(measured.measure(np.add.reduceat(x, starts), epsilon2, rng=rng, size=size))
+    return totals, np.repeat(totals / lengths, lengths, axis=-1)
 
 
 def dawa(x: ArrayLike, epsilon: float, share: float = 0.25, strategy: str = "identity", *,
@@ -243,7 +248,7 @@ def dawa_releases(x: ArrayLike, epsilon: float, share: float = 0.25, strategy: s
     penalty = partition_penalty(eps1, eps2) if penalty is None else check_nonnegative(penalty, "penalty")
     rng = check_rng(rng)
     partitions = _noisy_partitions(x, eps1, penalty, check_positive_int(size, "size"), rng)
-    return [_spread(x, buckets, strategy, eps2, rng) for buckets in partitions]
+    return [DawaRelease(buckets, *spread(x, buckets, eps2, strategy, rng=rng)) for buckets in partitions]
 
 
 def spread_error(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float) -> tuple[float, float]:
