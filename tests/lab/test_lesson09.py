@@ -75,3 +75,45 @@ def test_the_panel_reads_out_the_split_and_the_promise():
     text = view.update({"epsilon": 0.5, "n": 2000, "shape": "spiky", "share": 0.4}, 3)
     assert "DAWA spends 40% of ε = 0.5" in text and "Lap(20)" in text
     assert "can become at most" in text
+
+
+def test_the_median_moves_at_most_b_minus_a_and_some_neighbour_moves_it_that_far():
+    """The search behind the report's global-sensitivity rows, under both neighbour relations."""
+    from dplab.smooth_sensitivity import median_global_sensitivity
+
+    for relation in ("replace-one", "add/remove"):
+        assert report.largest_median_change(relation) == pytest.approx(
+            median_global_sensitivity(report.LOW, report.HIGH), rel=1e-12)
+    # one value only: replace-one still moves it a to b; add/remove cannot remove the last value
+    assert report.largest_median_change("replace-one", n_max=1) == pytest.approx(report.HIGH - report.LOW)
+    with pytest.raises(ValueError, match="relation must be"):
+        report.largest_median_change("swap")
+
+
+def _drawn_y(ax) -> list[float]:
+    ys = []
+    for line in ax.get_lines():
+        ys += [float(y) for y in np.atleast_1d(line.get_ydata()) if np.isfinite(y)]
+    return ys
+
+
+def test_every_point_of_the_who_wins_figure_and_every_panel_bar_is_inside_its_axes():
+    """The lecturer's read found bias² points below the axis: nothing drawn may be clipped."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from dplab.lab.lessons.l09_data_dependent_noise import views
+
+    fig = views.figure_who_wins()
+    for ax in fig.axes:
+        low, high = ax.get_ylim()
+        ys = _drawn_y(ax)
+        assert ys and low < min(ys) and max(ys) < high, (ax.get_title(), min(ys), max(ys))
+    view = views.DawaView()
+    low, high = view.ax_e.get_ylim()
+    for shape in report.SHAPES:
+        corners = ((200, 3.0, 0.95), (200_000, 3.0, 0.95), (200_000, 3.0, 0.05), (12579, 0.01, 0.25))
+        for n, eps, share in corners:
+            view.update({"epsilon": eps, "n": n, "shape": shape, "share": share}, 0)
+            heights = [bar.get_height() for bar in [*view.err_bars, *view.bias_bar]]
+            assert low < min(heights) and max(heights) < high, (shape, n, eps, share, heights)

@@ -47,6 +47,9 @@ from dplab.smooth_sensitivity import (
 STRATEGY_COLORS = dict(zip(STRATEGIES, (PALETTE[1], PALETTE[2], PALETTE[4]), strict=True))
 DAWA_COLOR = PALETTE[3]
 BIN_EDGES = np.linspace(1.20, 2.20, K + 1)  # notebook 3's height bins (m)
+#: the who-wins figure's y range: every point drawn must fall inside it
+#: (the uniform shape's bias² at eps 0.01 is 2.6e-4)
+WHO_WINS_YLIM = (1e-4, 10)
 
 
 def _who_wins_axes(ax, shape: str, label: bool) -> None:
@@ -67,7 +70,7 @@ def _who_wins_axes(ax, shape: str, label: bool) -> None:
             label="DAWA's bias²" if label else None)
     ax.plot(eps, np.array([err.variance for err in errs]) / identity, "^:", color="0.45", ms=4,
             label="DAWA's variance" if label else None)
-    ax.set(xscale="log", yscale="log", ylim=(0.003, 10), title=f"{shape}",
+    ax.set(xscale="log", yscale="log", ylim=WHO_WINS_YLIM, title=f"{shape}",
            xlabel="ε (n = 12,579 rows)")
 
 
@@ -136,23 +139,28 @@ def figure_local_leak(epsilon: float = 1.0):
     x, x_prime = PAIR
     m = float(np.sort(x)[2])
     grid = np.linspace(1.3, 2.1, 801)
-    fig, (ax, ax_s) = new_figure(2, width=4.2, height=3.2)
+    fig, (ax, ax_s) = new_figure(2, width=4.2, height=3.4)
     ls_prime = median_local_sensitivity(x_prime, LOW, HIGH)
     ax.vlines(m, 0, 1, color=PALETTE[0], lw=3, label="x: LS = 0, no noise (all mass at 1.68)")
     scale = ls_prime / epsilon
     ax.plot(grid, stats.laplace.pdf(grid, m, scale) * scale, color=PALETTE[3], lw=1.6,
             label=f"x′: LS = {ls_prime:.2f}, Lap(LS/ε)")
-    ax.set(ylim=(0, 1.1), xlabel="released median (m)", ylabel="density (scaled)",
+    # headroom above the curves for the legend
+    ax.set(ylim=(0, 1.5), xlabel="released median (m)", ylabel="density (scaled)",
            title="noise from local sensitivity: not private")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="upper center")
     beta = smooth_beta(epsilon, DELTA)
-    for data, color, name in ((x, PALETTE[0], "x"), (x_prime, PALETTE[3], "x′")):
+    top = 0.0
+    # x solid and wide, x′ dashed on top: the two curves coincide when S* does
+    curves = ((x, PALETTE[0], "x", "-", 3.0), (x_prime, PALETTE[3], "x′", "--", 1.6))
+    for data, color, name, style, width in curves:
         s = median_smooth_sensitivity(data, LOW, HIGH, beta)
-        ax_s.plot(grid, stats.laplace.pdf(grid, m, 2 * s / epsilon), color=color, lw=1.6,
-                  label=f"{name}: S* = {s:.3f}")
-    ax_s.set(ylim=(0, None), xlabel="released median (m)", ylabel="density",
+        density = stats.laplace.pdf(grid, m, 2 * s / epsilon)
+        top = max(top, float(density.max()))
+        ax_s.plot(grid, density, color=color, ls=style, lw=width, label=f"{name}: S* = {s:.3f} m")
+    ax_s.set(ylim=(0, 1.6 * top), xlabel="released median (m)", ylabel="density",
              title=f"smooth sensitivity (ε = {epsilon:g})")
-    ax_s.legend(fontsize=7, loc="upper left")
+    ax_s.legend(fontsize=7, loc="upper center")
     fig.tight_layout()
     return fig
 
@@ -165,7 +173,7 @@ PANEL_NS = (200, 500, 1000, 2000, 5000, 12579, 50_000, 200_000)
 
 class DawaView:
     """One DAWA run drawn over the histogram of (shape, n), as shares of the n rows, and the error
-    per range query of DAWA (mean of PANEL_RUNS runs; the dark part its bias^2) and of the
+    per range query of DAWA (mean of PANEL_RUNS runs; beside it, its bias^2 alone) and of the
     data-independent strategies (exact), relative to identity's, at eps and the partition's share.
     Both plots keep their axes while the sliders move (a new shape rescales the left one), so a
     step redraws only the changed artists."""
@@ -183,16 +191,17 @@ class DawaView:
                                   transform=self.ax.transAxes)
         self.ax.legend(fontsize=7, loc="upper right")
         self.labels = ["DAWA", "identity", "16-ary\nhierarchy", "p-Identity"]
-        self.err_bars = self.ax_e.bar(range(4), np.ones(4), color=[DAWA_COLOR] + [STRATEGY_COLORS[s] for s in
-                                                                                  STRATEGIES])
-        self.bias_bar = self.ax_e.bar([0], [1], color="0.2", alpha=0.5, label="DAWA's bias²")
+        # DAWA's bias² is its own bar beside DAWA's: stacked on a log axis it would look like most of
+        # the error
+        colors = [DAWA_COLOR] + [STRATEGY_COLORS[s] for s in STRATEGIES]
+        self.err_bars = self.ax_e.bar([0, 2, 3, 4], np.ones(4), color=colors)
+        self.bias_bar = self.ax_e.bar([1], [1], width=0.5, color="white", edgecolor=DAWA_COLOR, hatch="///")
         self.ax_e.axhline(1.0, color="0.4", lw=0.8, ls=":")
-        self.ax_e.set(xticks=range(4), yscale="log", ylim=(1e-3, 30),
+        self.ax_e.set(xticks=range(5), yscale="log", ylim=(1e-4, 300),
                       ylabel="error per range query / identity's")
         self.title_e = self.ax_e.text(0.5, 1.02, "ε = 0.1: lowest is p-Identity", fontsize=9, ha="center",
                                       transform=self.ax_e.transAxes)
-        self.ax_e.set_xticklabels(self.labels, fontsize=7)
-        self.ax_e.legend(fontsize=7, loc="upper right")
+        self.ax_e.set_xticklabels([self.labels[0], "DAWA's\nbias²", *self.labels[1:]], fontsize=7)
         self.fig.tight_layout()
         self.shape = None
         self.dynamic = [self.hist, self.step, *self.err_bars, *self.bias_bar, self.title, self.title_e]
