@@ -25,9 +25,11 @@ drops by exactly 2: partitions sharing B0 move with it and the others drop by le
 still wins. The shift translates one coordinate of the noise, so
 Pr_x'[P*] >= e^(-|v|/b) Pr_x[P*] >= e^(-eps1) Pr_x[P*], and the same from x' to x: report noisy
 min with a score of sensitivity 2, at the general scale 2 * 2/eps1 (Dwork & Roth, Section
-3.3). Ties have probability 0. The singletons' noise is needed: B0 may be a singleton, whose
-cost never changes, and without it a one-row change can shift the other intervals' costs
-with nothing to absorb it.
+3.3). Ties have probability 0. This proof needs the singletons' noise: B0 may be a
+singleton, whose cost never changes, so the shift has to move that singleton's own noise.
+(DAWA's public code draws none for singletons; an argument without it would have to absorb
+the change in the noise of the other intervals holding c, at a price growing with their
+number, and it is not made here.)
 
 **The whole** is eps1 + eps2 = eps-DP by sequential composition; the second stage is the
 strategy's Laplace mechanism at eps2 on the bucket totals (a histogram over the released

@@ -24,13 +24,19 @@ def check_histogram(x: ArrayLike, k: int) -> np.ndarray:
 
 
 def height_histogram(k: int, low: float = 1.20, high: float = 2.20) -> np.ndarray:
-    """YRBSS heights counted in k equal bins on [low, high) m. The heights were reported in
-    whole inches (50 to 83 in) and stored in metres rounded to 1 cm: 34 distinct values, so
-    at most 34 bins are non-empty, a sparse, real histogram."""
+    """YRBSS heights counted in k equal bins [low + i w, low + (i + 1) w), w = (high - low)/k, in
+    m. The heights were reported in whole inches (50 to 83 in) and stored in metres rounded to
+    1 cm: 34 distinct values, so at most 34 bins are non-empty, a sparse, real histogram.
+
+    A height on a bin's lower edge counts in that bin: 1.70 m is edge 128 of 256 from 1.20 m,
+    but in floating point 1.70 - 1.20 < 128 w by 1e-16, so the bin index is floor((h - low)/w)
+    with a 1e-9 allowance (numpy's histogram would put 1.70 m in bin 127)."""
     k = check_positive_int(k, "k")
-    heights = load_yrbss()["height_m"]
-    counts, _ = np.histogram(heights, bins=np.linspace(low, high, k + 1))
-    return counts.astype(float)
+    if not high > low:
+        raise ValueError(f"high must exceed low, got low={low!r}, high={high!r}")
+    heights = np.asarray(load_yrbss()["height_m"], dtype=float)
+    index = np.floor((heights - low) * (k / (high - low)) + 1e-9).astype(int)
+    return np.bincount(index[(index >= 0) & (index < k)], minlength=k).astype(float)
 
 
 def synthetic_histogram(shape: str, k: int, total: int = 10_000, rng=None) -> np.ndarray:

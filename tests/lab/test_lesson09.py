@@ -23,6 +23,9 @@ def test_the_who_wins_sentences():
     assert max(at_3, key=at_3.get) == "uniform" and 4.15 <= at_3["uniform"] <= 4.25  # "4.2"
     for s, e in (("uniform", 1.0), ("zipf", 1.0), ("uniform", 3.0), ("spiky", 3.0), ("zipf", 3.0)):
         assert report.dawa_error(s, e).interval().low > report.data_independent_error("identity", e), (s, e)
+    # "on spiky at eps = 1 DAWA still beats identity" (its 99.9% interval wholly below)
+    assert report.dawa_error("spiky", 1.0).interval().high < report.data_independent_error("identity", 1.0)
+    assert f"{report.relative_errors('spiky')[eps.index(1.0)]:.2f}" == "0.77"
     ci = report.dawa_error("heights", 3.0).interval()  # "on the heights the two are level"
     assert ci.low <= report.data_independent_error("identity", 3.0) <= ci.high
     # "mostly variance", small scale and large
@@ -77,17 +80,27 @@ def test_the_panel_reads_out_the_split_and_the_promise():
     assert "can become at most" in text
 
 
-def test_the_median_moves_at_most_b_minus_a_and_some_neighbour_moves_it_that_far():
-    """The search behind the report's global-sensitivity rows, under both neighbour relations."""
+def test_section_4s_pairs_move_the_median_by_b_minus_a_for_every_n():
+    """The words of section 4 (the construction behind the report's global-sensitivity rows);
+    one value too few at a would leave the lower median at b on both sides."""
     from dplab.smooth_sensitivity import median_global_sensitivity
 
+    gs = median_global_sensitivity(report.LOW, report.HIGH)
     for relation in ("replace-one", "add/remove"):
-        assert report.largest_median_change(relation) == pytest.approx(
-            median_global_sensitivity(report.LOW, report.HIGH), rel=1e-12)
-    # one value only: replace-one still moves it a to b; add/remove cannot remove the last value
-    assert report.largest_median_change("replace-one", n_max=1) == pytest.approx(report.HIGH - report.LOW)
+        assert report.constructed_move(relation) == pytest.approx(gs, rel=1e-12)
+    x, y = report.constructed_pair("replace-one", 7)
+    assert list(x) == [report.LOW] * 4 + [report.HIGH] * 3 and np.sum(y == report.HIGH) == 4
+    x, y = report.constructed_pair("add/remove", 6)
+    assert x.size == 6 and y.size == 7
+    with pytest.raises(ValueError, match="n must be even"):
+        report.constructed_pair("add/remove", 5)
     with pytest.raises(ValueError, match="relation must be"):
-        report.largest_median_change("swap")
+        report.constructed_pair("swap", 4)
+
+
+def test_smooth_sensitivity_of_the_heights_equals_its_definition():
+    for eps in (0.01, 1.0, 3.0):
+        assert report.smooth_by_definition(eps) == pytest.approx(report.smooth(eps), rel=1e-12)
 
 
 def _drawn_y(ax) -> list[float]:
@@ -115,5 +128,11 @@ def test_every_point_of_the_who_wins_figure_and_every_panel_bar_is_inside_its_ax
         corners = ((200, 3.0, 0.95), (200_000, 3.0, 0.95), (200_000, 3.0, 0.05), (12579, 0.01, 0.25))
         for n, eps, share in corners:
             view.update({"epsilon": eps, "n": n, "shape": shape, "share": share}, 0)
-            heights = [bar.get_height() for bar in [*view.err_bars, *view.bias_bar]]
-            assert low < min(heights) and max(heights) < high, (shape, n, eps, share, heights)
+            tops = [bar.get_y() + bar.get_height() for bar in view.err_bars]  # bars start at identity's 1
+            marks = [float(y) for y in view.bias_mark.get_ydata() if np.isfinite(y)]
+            assert low < min(tops + marks) and max(tops + marks) < high, (shape, n, eps, share, tops, marks)
+            # the left plot: the data always inside (it rescales with n), the estimate marked where not
+            top = view.ax.get_ylim()[1]
+            assert report.histogram(shape, n).max() / n < top
+            estimate = view.step.get_ydata()[:-1]
+            assert np.count_nonzero(estimate > top) == view.above.get_xdata().size

@@ -8,13 +8,12 @@ al. 2016: who wins depends on scale and shape), and the median's local, smooth a
 sensitivity (Nissim, Raskhodnikova & Smith, STOC 2007).
 
 DAWA's error has no closed form (its partition is random), so it is simulated: the mean over
-runs of the squared error averaged over all k(k+1)/2 range queries, split into bias^2 (of the
-mean estimate) and variance; the data-independent strategies' errors are exact.
+runs of the squared error averaged over all k(k+1)/2 range queries, split into bias^2 and
+variance; the data-independent strategies' errors are exact.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,7 +33,7 @@ from dplab.range_queries.dawa import (
     spread,
     spread_error,
 )
-from dplab.range_queries.errors import all_range_total_error, n_ranges
+from dplab.range_queries.errors import all_range_bias_variance, all_range_total_error, n_ranges
 from dplab.range_queries.histograms import height_histogram, synthetic_histogram
 from dplab.range_queries.optimization import PIdentityStrategy, load_p_identity
 from dplab.range_queries.theory import expected_error_per_query
@@ -111,8 +110,9 @@ def data_independent_error(name: str, epsilon: float) -> float:
 @dataclass(frozen=True)
 class DawaError:
     """DAWA's simulated error per range query: ``per_run`` (one value per run), its split
-    into the squared bias of the mean estimate and the variance around it (they add up to
-    the mean of per_run exactly), the mean number of buckets, and the first run."""
+    into bias^2 (unbiased: the mean estimate's squared error less variance/(R - 1), floored at
+    0) and variance (the rest; the two add up to the mean of per_run exactly,
+    ``dplab.all_range_bias_variance``), the mean number of buckets, and the first run."""
 
     per_run: np.ndarray
     bias2: float
@@ -132,10 +132,8 @@ def dawa_error_of(x: np.ndarray, epsilon: float, share: float = SHARE, trials: i
                   seed: int = SEED) -> DawaError:
     runs = dawa_releases(x, epsilon, share, size=trials, rng=seed)
     estimates = np.array([r.estimate for r in runs])
-    center = estimates.mean(axis=0)
     per_run = all_range_total_error(estimates - x) / n_ranges(x.size)
-    bias2 = float(all_range_total_error(center - x)) / n_ranges(x.size)
-    variance = float(np.mean(all_range_total_error(estimates - center))) / n_ranges(x.size)
+    bias2, variance = all_range_bias_variance(estimates, x)
     return DawaError(per_run, bias2, variance, float(np.mean([len(r.buckets) for r in runs])), runs[0])
 
 
@@ -275,30 +273,47 @@ def smooth_minus_local(samples: int = 200, seed: int = SEED) -> float:
     return worst
 
 
-#: the values of the brute-force search for the median's global sensitivity: a grid on [LOW, HIGH]
-GRID = tuple(np.linspace(LOW, HIGH, 5))
+def constructed_pair(relation: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Section 4's pair that moves the lower median by b - a. Replace-one: m = ceil(n/2) values
+    at LOW and the rest at HIGH; one LOW becomes HIGH. Add/remove (n even): n/2 values at each
+    end; one HIGH is added."""
+    if relation == "replace-one":
+        m = math.ceil(n / 2)
+        x = np.array([LOW] * m + [HIGH] * (n - m))
+        return x, np.sort(np.append(x[1:], HIGH))
+    if relation == "add/remove":
+        if n % 2:
+            raise ValueError(f"n must be even for the add/remove pair, got n={n}")
+        x = np.array([LOW] * (n // 2) + [HIGH] * (n // 2))
+        return x, np.append(x, HIGH)
+    raise ValueError(f"relation must be 'replace-one' or 'add/remove', got relation={relation!r}")
 
 
-def largest_median_change(relation: str, n_max: int = 6) -> float:
-    """max |median(x) - median(x')| over every database x of 1..n_max values on GRID and each of
-    its neighbours x' (``relation`` "replace-one": one value replaced by a grid value;
-    "add/remove": one grid value added, or one value removed, leaving at least one). The median
-    is the lower median, computed here by sorting, without dplab."""
+def constructed_move(relation: str, sizes=range(1, 201)) -> float:
+    """The smallest move of the lower median (by sorting, not dplab) over section 4's pairs for
+    every n in ``sizes`` (even n only for add/remove): b - a if the construction works for
+    every n."""
     def med(values) -> float:
         ordered = sorted(values)
         return ordered[(len(ordered) + 1) // 2 - 1]
 
-    if relation not in ("replace-one", "add/remove"):
-        raise ValueError(f"relation must be 'replace-one' or 'add/remove', got relation={relation!r}")
-    worst = 0.0
-    for n in range(1, n_max + 1):
-        for x in itertools.combinations_with_replacement(GRID, n):
-            if relation == "replace-one":
-                neighbours = [x[:i] + (v,) + x[i + 1:] for i in range(n) for v in GRID]
-            else:
-                neighbours = [x + (v,) for v in GRID] + [x[:i] + x[i + 1:] for i in range(n) if n > 1]
-            worst = max(worst, max(abs(med(y) - med(x)) for y in neighbours))
-    return float(worst)
+    moves = [abs(med(y) - med(x)) for n in sizes if relation != "add/remove" or n % 2 == 0
+             for x, y in [constructed_pair(relation, n)]]
+    return float(min(moves))
+
+
+@lru_cache(maxsize=1)
+def _distances() -> np.ndarray:
+    """A_k of the heights for every k = 0..n, each from its own window (no early stop)."""
+    x = heights()
+    return np.array([median_sensitivity_at_distance(x, LOW, HIGH, k) for k in range(x.size + 1)])
+
+
+def smooth_by_definition(epsilon: float, delta: float = DELTA) -> float:
+    """S* of the heights straight from NRS07's definition, max over every k = 0..n of
+    e^(-k beta) A_k: a check of the divide-and-conquer search behind ``smooth`` (about 2.5 s)."""
+    a = _distances()
+    return float(np.max(np.exp(-smooth_beta(epsilon, delta) * np.arange(a.size)) * a))
 
 
 # --- report --------------------------------------------------------------------------------------
@@ -348,14 +363,15 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     err_global = np.abs(laplace_mechanism(np.full(20_000, median()), median_global_sensitivity(LOW, HIGH),
                                           1.0, rng=rng) - median())
     rows += [
-        ReportRow("09.global_release", "global median release: E|error| = (b − a)/ε", "000",
+        ReportRow("09.global_release",
+                  "global median release (Laplace at scale (b − a)/ε): E|error| = (b − a)/ε", "000",
                   f"[{LOW}, {HIGH}] m, ε=1, n=20000", HIGH - LOW, "=",
                   interval=lambda c: mean_ci(err_global, c)),
         *[ReportRow(f"09.global_{relation.replace('/', '_')}",
-                    f"global sensitivity b − a ({relation}): the median's largest move between neighbours",
-                    "000", f"every database of 1..6 values on a 5-point grid of [{LOW}, {HIGH}] m, every "
-                    "neighbour, median by sorting", median_global_sensitivity(LOW, HIGH), "exact",
-                    value=largest_median_change(relation)) for relation in ("replace-one", "add/remove")],
+                    f"global sensitivity b − a ({relation}): section 4's pair moves the median that far",
+                    "000", f"the pair for every n = 1..200 ({'even n, ' if relation == 'add/remove' else ''}"
+                    "smallest move), median by sorting", median_global_sensitivity(LOW, HIGH), "exact",
+                    value=constructed_move(relation)) for relation in ("replace-one", "add/remove")],
         ReportRow("09.local_heights", "local sensitivity of the heights' median (1,103 students at 1.68 m)",
                   "000", "the middle three order statistics, numpy", float(max(
                       heights()[math.ceil(heights().size / 2)] - median(),
@@ -364,7 +380,13 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("09.local_pair", "local sensitivity jumps between neighbours: LS(x') (LS(x) = 0)", "000",
                   "x = (1.55, 1.68, 1.68, 1.68, 1.80), one 1.68 → 1.80", 1.80 - 1.68, "exact",
                   value=median_local_sensitivity(PAIR[1], LOW, HIGH)),
-        ReportRow("09.smooth_ge_local", "smooth ≥ local sensitivity: min (S* − LS)", "000",
+        ReportRow("09.smooth_definition",
+                  "S* by divide and conquer vs max_k e^(−kβ) A_k over every k: max relative error", "000",
+                  f"12,579 heights, the {len(MEDIAN_EPSILONS)} ε of section 4, δ=1e-6 (1e-12: rounding)",
+                  1e-12, "<=",
+                  value=max(abs(smooth_by_definition(e) / smooth(e) - 1) for e in MEDIAN_EPSILONS)),
+        ReportRow("09.smooth_ge_local", "smooth ≥ local sensitivity: min (S* − LS) (S*'s k = 0 term is LS)",
+                  "000",
                   "200 subsamples of the heights with LS > 0, n = 5..401, 6 ε, δ=1e-6", 0.0, ">=",
                   value=smooth_minus_local(seed=seed)),
     ]
@@ -391,7 +413,7 @@ EXERCISES = [
         "16 bins hold 4, 4, 4, 4, 0, 0, 0, 0, 9, 1, 9, 1, 5, 5, 5, 5 rows. Without any noise, what is the "
         "L1 deviation cost dev(B) of the bucket made of bins 9 to 12 (the 9, 1, 9, 1)?",
         lambda: float(interval_costs(np.array([4, 4, 4, 4, 0, 0, 0, 0, 9, 1, 9, 1, 5, 5, 5, 5.0]))[2][8]),
-        "The mean of the four counts is 5; add up each count's distance to it.",
+        "dev(B) is defined in section 1: compare each count with the bucket's mean.",
         "mean (9 + 1 + 9 + 1)/4 = 5; |9 − 5| + |1 − 5| + |9 − 5| + |1 − 5| = 16. Spreading the bucket's "
         "total uniformly would put 5 in each bin: an error of 4 rows in each.",
     ),
@@ -400,7 +422,8 @@ EXERCISES = [
         "DAWA runs at eps = 0.5 with share 0.4 for the partition. What is the Laplace scale b of each "
         "candidate interval's noisy cost?",
         lambda: 4 / (0.4 * 0.5),
-        "b = 4/eps1 (dplab.partition_noise_scale); eps1 = share x eps.",
+        "Section 1 gives the cost noise's scale in terms of the partition's budget; which part of eps "
+        "is that budget?",
         "eps1 = 0.4 x 0.5 = 0.2, so b = 4 / 0.2 = 20: a score of sensitivity 2, at 2 x 2/eps1.",
     ),
     Exercise(
@@ -430,8 +453,8 @@ EXERCISES = [
         "1.68 m and its local sensitivity is 0. At least how many students must change their height "
         "before it can be positive?",
         lambda: distance_to_leak(np.repeat([1.60, 1.68, 1.80], [6189, 201, 6189])),
-        "The median is the 6,290th value; the 1.68 m block covers ranks 6,190 to 6,390. Local "
-        "sensitivity looks at ranks 6,289 and 6,291.",
+        "Find the median's rank and the ranks the 1.68 m block covers. Which ranks does local "
+        "sensitivity look at, and what has to reach them?",
         "Local sensitivity becomes positive once a value other than 1.68 reaches rank 6,289 or 6,291. "
         "From above, the 100 students at ranks 6,291..6,390 must all become taller: 100 replacements "
         "(from below, as many). So A_k = 0 for k < 100 and A_100 > 0; smooth sensitivity weighs it by "
@@ -442,7 +465,7 @@ EXERCISES = [
         "09.6",
         "At eps = 0.1 and delta = 1e-5, what is beta of the smooth-sensitivity release (NRS07, Laplace)?",
         lambda: smooth_beta(0.1, 1e-5),
-        "beta = eps / (2 ln(2/delta)).",
+        "Section 4 gives beta for the Laplace release in terms of eps and delta.",
         "ln(2e5) = 12.21, so beta = 0.1 / 24.41 = 0.00410.",
     ),
     Exercise(

@@ -29,7 +29,6 @@ from dplab.lab.lessons.l09_data_dependent_noise.report import (
     heights,
     histogram,
     median,
-    n_heights,
     release_rmse,
     smooth,
 )
@@ -47,9 +46,9 @@ from dplab.smooth_sensitivity import (
 STRATEGY_COLORS = dict(zip(STRATEGIES, (PALETTE[1], PALETTE[2], PALETTE[4]), strict=True))
 DAWA_COLOR = PALETTE[3]
 BIN_EDGES = np.linspace(1.20, 2.20, K + 1)  # notebook 3's height bins (m)
-#: the who-wins figure's y range: every point drawn must fall inside it
-#: (the uniform shape's bias² at eps 0.01 is 2.6e-4)
-WHO_WINS_YLIM = (1e-4, 10)
+#: the who-wins figure's y range: every point drawn must fall inside it (a bias² of 0, not
+#: resolved from the runs' noise, is written at the floor)
+WHO_WINS_YLIM = (1e-3, 10)
 
 
 def _who_wins_axes(ax, shape: str, label: bool) -> None:
@@ -66,8 +65,13 @@ def _who_wins_axes(ax, shape: str, label: bool) -> None:
     high = np.array([c.high for c in ci]) / identity - mean
     ax.errorbar(eps, mean, yerr=[low, high], fmt="o-", color=DAWA_COLOR, lw=1.6, ms=4, capsize=3,
                 label="DAWA (simulated, 99.9%)" if label else None)
-    ax.plot(eps, np.array([err.bias2 for err in errs]) / identity, "v:", color=DAWA_COLOR, ms=4,
+    bias2 = np.array([err.bias2 for err in errs]) / identity
+    resolved = bias2 > 0
+    ax.plot(eps[resolved], bias2[resolved], "v:", color=DAWA_COLOR, ms=4,
             label="DAWA's bias²" if label else None)
+    for e in eps[~resolved]:  # no bias resolved from the runs' noise: say so at the axis' floor
+        ax.annotate("▽\n≈ 0", (e, WHO_WINS_YLIM[0]), xytext=(0, 4), textcoords="offset points", ha="center",
+                    va="bottom", fontsize=7, color=DAWA_COLOR)
     ax.plot(eps, np.array([err.variance for err in errs]) / identity, "^:", color="0.45", ms=4,
             label="DAWA's variance" if label else None)
     ax.set(xscale="log", yscale="log", ylim=WHO_WINS_YLIM, title=f"{shape}",
@@ -116,7 +120,8 @@ def figure_median():
     ax.plot(eps, [smooth(float(e)) for e in eps], color=PALETTE[4], lw=1.6, label="smooth S* (δ = 1e-6)")
     ax.text(0.03, 0.05, "local sensitivity: 0 (1,103 students\nat the median 1.68 m)", fontsize=8,
             transform=ax.transAxes)
-    ax.set(xscale="log", yscale="log", ylim=(1e-5, 3), xlabel="ε", ylabel="sensitivity (m)",
+    # headroom above the global line for the legend
+    ax.set(xscale="log", yscale="log", ylim=(1e-5, 300), xlabel="ε", ylabel="sensitivity (m)",
            title="the heights' median")
     ax.legend(fontsize=7, loc="upper right")
     ax_r.plot(eps, [release_rmse("global", float(e)) for e in eps], color=PALETTE[1], lw=1.6,
@@ -130,7 +135,7 @@ def figure_median():
     ax_r.axhline(0.0254, color="0.5", ls=":", lw=1, label="one inch")
     ax_r.set(xscale="log", yscale="log", xlabel="ε", ylabel="root-mean-square error (m)",
              title="error of the released median")
-    ax_r.legend(fontsize=7, loc="upper right")
+    ax_r.legend(fontsize=7, loc="lower left")  # the curves start high on the left
     fig.tight_layout()
     return fig
 
@@ -160,6 +165,8 @@ def figure_local_leak(epsilon: float = 1.0):
         ax_s.plot(grid, density, color=color, ls=style, lw=width, label=f"{name}: S* = {s:.3f} m")
     ax_s.set(ylim=(0, 1.6 * top), xlabel="released median (m)", ylabel="density",
              title=f"smooth sensitivity (ε = {epsilon:g})")
+    ax_s.text(0.5, 0.3, "the same noise on x and x′:\nthe release no longer tells them apart",
+              transform=ax_s.transAxes, ha="center", fontsize=8)
     ax_s.legend(fontsize=7, loc="upper center")
     fig.tight_layout()
     return fig
@@ -175,8 +182,8 @@ class DawaView:
     """One DAWA run drawn over the histogram of (shape, n), as shares of the n rows, and the error
     per range query of DAWA (mean of PANEL_RUNS runs; beside it, its bias^2 alone) and of the
     data-independent strategies (exact), relative to identity's, at eps and the partition's share.
-    Both plots keep their axes while the sliders move (a new shape rescales the left one), so a
-    step redraws only the changed artists."""
+    Both plots keep their axes while eps and the share move (a new shape or n rescales the left
+    one), so such a step redraws only the changed artists."""
 
     def __init__(self):
         self.fig, (self.ax, self.ax_e) = new_figure(2, width=4.4, height=3.5)
@@ -185,26 +192,32 @@ class DawaView:
                                    label="true counts")
         (self.step,) = self.ax.step(np.arange(K + 1) - 0.5, np.zeros(K + 1), where="post", color=DAWA_COLOR,
                                     lw=1.2, label="DAWA (one run)")
+        # the estimate's bins beyond the axis (small n, small eps), marked at its edges
+        (self.above,) = self.ax.plot([], [], "^", color=DAWA_COLOR, ms=3, label="DAWA, off the axis")
+        (self.below,) = self.ax.plot([], [], "v", color=DAWA_COLOR, ms=3)
         self.ax.set(xlim=(-0.5, K - 0.5), xlabel="bin", ylabel="share of the n rows")
         # titles as text artists: FastPNG redraws everything when an axes title changes
         self.title = self.ax.text(0.5, 1.02, "heights, n = 12,579: 100 buckets", fontsize=9, ha="center",
                                   transform=self.ax.transAxes)
         self.ax.legend(fontsize=7, loc="upper right")
         self.labels = ["DAWA", "identity", "16-ary\nhierarchy", "p-Identity"]
-        # DAWA's bias² is its own bar beside DAWA's: stacked on a log axis it would look like most of
-        # the error
+        # bars from identity's 1, up (worse) or down (better); DAWA's bias² is a marker at its own
+        # value, not a bar: on a log axis a bar's length from an arbitrary floor means nothing
         colors = [DAWA_COLOR] + [STRATEGY_COLORS[s] for s in STRATEGIES]
-        self.err_bars = self.ax_e.bar([0, 2, 3, 4], np.ones(4), color=colors)
-        self.bias_bar = self.ax_e.bar([1], [1], width=0.5, color="white", edgecolor=DAWA_COLOR, hatch="///")
-        self.ax_e.axhline(1.0, color="0.4", lw=0.8, ls=":")
-        self.ax_e.set(xticks=range(5), yscale="log", ylim=(1e-4, 300),
+        self.err_bars = self.ax_e.bar([0, 2, 3, 4], np.zeros(4), bottom=1.0, color=colors)
+        (self.bias_mark,) = self.ax_e.plot([1], [1], "D", color=DAWA_COLOR, mfc="white", mew=1.5, ms=7)
+        self.ax_e.axhline(1.0, color=STRATEGY_COLORS["identity"], lw=1.5)
+        self.ax_e.text(2, 1.25, "1", ha="center", va="bottom", fontsize=8, color="0.2")
+        self.bias_text = self.ax_e.text(1, 2e-4, "", ha="center", va="bottom", fontsize=8, color=DAWA_COLOR)
+        self.ax_e.set(xticks=range(5), yscale="log", ylim=(1e-4, 300), xlim=(-0.6, 4.6),
                       ylabel="error per range query / identity's")
         self.title_e = self.ax_e.text(0.5, 1.02, "ε = 0.1: lowest is p-Identity", fontsize=9, ha="center",
                                       transform=self.ax_e.transAxes)
         self.ax_e.set_xticklabels([self.labels[0], "DAWA's\nbias²", *self.labels[1:]], fontsize=7)
         self.fig.tight_layout()
-        self.shape = None
-        self.dynamic = [self.hist, self.step, *self.err_bars, *self.bias_bar, self.title, self.title_e]
+        self.scale = None
+        self.dynamic = [self.hist, self.step, self.above, self.below, *self.err_bars, self.bias_mark,
+                        self.bias_text, self.title, self.title_e]
 
     def update(self, values: dict, seed: int) -> str:
         eps, n = float(values["epsilon"]), int(values["n"])
@@ -213,23 +226,31 @@ class DawaView:
         err = dawa_error_of(x, eps, share, trials=PANEL_RUNS, seed=seed)
         run = err.example
         self.hist.set_data(values=x / n)
-        self.step.set_ydata(np.append(run.estimate, run.estimate[-1]) / n)
-        if shape != self.shape:  # the only change that rescales an axis
-            top = 1.3 * float(histogram(shape).max()) / n_heights()
-            self.ax.set_ylim(-0.15 * top, top)
-            self.shape = shape
+        estimate = run.estimate / n
+        self.step.set_ydata(np.append(estimate, estimate[-1]))
+        if (shape, n) != self.scale:  # the only changes that rescale an axis
+            self.ax.set_ylim(-0.15 * 1.3 * float(x.max()) / n, 1.3 * float(x.max()) / n)
+            self.scale = (shape, n)
+        low, high = self.ax.get_ylim()
+        inset = 0.03 * (high - low)
+        edges = ((self.above, estimate > high, high - inset), (self.below, estimate < low, low + inset))
+        for marks, off, y in edges:
+            marks.set_data(np.flatnonzero(off), np.full(np.count_nonzero(off), y))
         self.title.set_text(f"{shape}, n = {n:,}: {len(run.buckets)} buckets")
         errors = [err.mean] + [data_independent_error(s, eps) for s in STRATEGIES]
         for bar, e in zip(self.err_bars, errors, strict=True):
-            bar.set_height(e / errors[1])
-        self.bias_bar[0].set_height(max(err.bias2 / errors[1], 1e-12))
+            bar.set_height(e / errors[1] - 1.0)
+        self.bias_mark.set_ydata([err.bias2 / errors[1] if err.bias2 > 0 else np.nan])
+        self.bias_text.set_text("" if err.bias2 > 0 else "≈ 0")
         best = min(range(4), key=lambda i: errors[i])
         self.title_e.set_text(f"ε = {eps:.3g}: lowest is {self.labels[best].replace(chr(10), ' ')}")
         return (
             f"DAWA spends {share:.0%} of ε = {eps:.3g} on the partition (noise Lap({4 / (share * eps):.3g}) "
             f"on every candidate's cost) and {1 - share:.0%} on the bucket totals. Its error per range "
-            f"query, mean of {PANEL_RUNS} runs: {err.mean:.4g} (bias² {err.bias2:.3g} + variance "
-            f"{err.variance:.3g}); identity {errors[1]:.4g}, 16-ary hierarchy {errors[2]:.4g}, p-Identity "
+            f"query, mean of {PANEL_RUNS} runs: {err.mean:.4g} ("
+            + (f"bias² {err.bias2:.3g} + variance {err.variance:.3g}" if err.bias2 > 0 else
+               f"variance; no bias resolved from {PANEL_RUNS} runs")
+            + f"); identity {errors[1]:.4g}, 16-ary hierarchy {errors[2]:.4g}, p-Identity "
             f"{errors[3]:.4g} (exact). "
             f"DAWA's error depends on the data; the others' do not."
             + promise(epsilon=eps)
