@@ -1,7 +1,9 @@
 """DAWA's first stage: a private partition of the bins into nearly uniform buckets (Li, Hay,
 Miklau & Wang, "A data- and workload-aware algorithm for range queries under differential
 privacy", PVLDB 2014), and its second: the bucket totals measured by a strategy of notebook 3
-and spread uniformly within each bucket.
+and spread uniformly within each bucket. (The paper measures the totals with a binary hierarchy
+over the buckets whose levels are weighted greedily for the workload, GreedyH; here identity or
+notebook 3's hierarchy, so this DAWA is data-aware, not workload-aware.)
 
 **Cost of a bucket** B (an interval of bins): its L1 deviation from uniform,
 dev(B) = sum over i in B of |x_i - mean(x_B)| (the error of spreading B's total uniformly),
@@ -259,13 +261,18 @@ def spread_error(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float) 
     bucket's total uniformly (column B holds 1/|B| on B's bins) and t the true bucket totals,
     the estimate is S (t + z), z ~ Lap(1/eps2) per bucket, so for the all-range workload W
     E||W S (t + z) - W x||^2 = ||W (S t - x)||^2 + (2/eps2^2) ||W S||_F^2.
-    DAWA's whole error has no closed form: the partition itself is random."""
+    Column B's term needs no matrix: its prefix sums rise from 0 to 1 in |B| = L equal steps,
+    then stay at 1 over the r bins after B, so (all_range_total_error's identity)
+    ||W s_B||^2 = (k + 1) ((L + 1)(2L + 1)/(6L) + r) - ((L + 1)/2 + r)^2.
+    Given the partition this is DAWA's error split into the merging error (bias^2) and the
+    totals' noise (variance); DAWA's whole error has no closed form: the partition is random."""
     x = _check_bins(x)
     epsilon2 = check_epsilon(epsilon2, "epsilon2")
-    spread = np.zeros((len(buckets), x.size))
-    for row, (first, last) in enumerate(buckets):
-        spread[row, first:last + 1] = 1.0 / (last - first + 1)
-    totals = np.array([x[first:last + 1].sum() for first, last in buckets])
-    bias = float(all_range_total_error(totals @ spread - x))
-    variance = 2.0 / epsilon2**2 * float(np.sum(all_range_total_error(spread)))
-    return bias, variance
+    first = np.array([b[0] for b in buckets])
+    length = np.array([b[1] - b[0] + 1 for b in buckets], dtype=float)
+    after = x.size - first - length
+    totals = np.add.reduceat(x, first)
+    bias = float(all_range_total_error(np.repeat(totals / length, length.astype(int)) - x))
+    rise = (length + 1) * (2 * length + 1) / (6 * length)
+    column = (x.size + 1) * (rise + after) - ((length + 1) / 2 + after) ** 2
+    return bias, 2.0 / epsilon2**2 * float(column.sum())

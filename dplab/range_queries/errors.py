@@ -14,7 +14,6 @@ from numpy.typing import ArrayLike
 from dplab._checks import check_positive_int
 
 __all__ = [
-    "all_range_bias_variance",
     "all_range_max_error",
     "all_range_total_error",
     "all_ranges_gram",
@@ -81,26 +80,3 @@ def all_range_max_error(errors: ArrayLike) -> np.ndarray:
     """max over all ranges of |range error| = max_a P_a - min_a P_a, in O(k)."""
     p = prefix_sums(errors)
     return p.max(axis=-1) - p.min(axis=-1)
-
-
-def all_range_bias_variance(estimates: ArrayLike, x: ArrayLike) -> tuple[float, float]:
-    """(bias^2, variance) per range query of R >= 2 simulated runs (``estimates``, one run per
-    row) of an estimator of the histogram x, over all k(k+1)/2 ranges; they add up to the
-    runs' mean error per query.
-
-    With the runs' mean m, B = ||W(m - x)||^2 / N and V = mean_r ||W(e_r - m)||^2 / N (N ranges,
-    W all ranges), B + V is the mean error exactly, but B overstates the bias^2: the mean of R
-    runs is itself noisy, E[B] = bias^2 + variance / R. So bias^2 = B - V/(R - 1) (unbiased,
-    as V R/(R - 1) is the unbiased variance), floored at 0 (no bias resolved), and
-    variance = B + V - bias^2.
-    """
-    e = np.asarray(estimates, dtype=float)
-    x = np.asarray(x, dtype=float)
-    if e.ndim != 2 or e.shape[0] < 2 or e.shape[1] != x.size:
-        raise ValueError(f"estimates must hold R >= 2 runs of {x.size} bins (R, k), got shape {e.shape}")
-    runs, k = e.shape
-    center = e.mean(axis=0)
-    b = float(all_range_total_error(center - x)) / n_ranges(k)
-    v = float(np.mean(all_range_total_error(e - center))) / n_ranges(k)
-    bias2 = max(b - v / (runs - 1), 0.0)
-    return bias2, b + v - bias2

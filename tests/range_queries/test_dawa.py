@@ -175,3 +175,21 @@ def test_spread_error_against_every_range_by_hand():
                 variance += 2 / eps2**2 * (inside / (b - a + 1)) ** 2
     got = dplab.spread_error(x, buckets, eps2)
     assert got == pytest.approx((bias, variance), rel=1e-12)
+
+
+def test_spread_error_closed_form_equals_the_dense_spread_matrix():
+    """The variance term's closed form per bucket against ||W S||_F^2 with S built as a matrix, on
+    random partitions of k = 1..40 bins (buckets at the ends, singletons, one bucket of all)."""
+    rng = np.random.default_rng(11)
+    for k in range(1, 41):
+        x = rng.integers(0, 30, k).astype(float)
+        cuts = np.flatnonzero(rng.random(k - 1) < 0.3) + 1
+        edges = np.concatenate([[0], cuts, [k]])
+        buckets = [(int(a), int(b) - 1) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+        spread = np.zeros((len(buckets), k))
+        for row, (a, b) in enumerate(buckets):
+            spread[row, a:b + 1] = 1.0 / (b - a + 1)
+        totals = np.array([x[a:b + 1].sum() for a, b in buckets])
+        dense = (float(dplab.all_range_total_error(totals @ spread - x)),
+                 2 / 0.3**2 * float(np.sum(dplab.all_range_total_error(spread))))
+        assert dplab.spread_error(x, buckets, 0.3) == pytest.approx(dense, rel=1e-12, abs=1e-9), k

@@ -35,44 +35,6 @@ def test_all_range_errors_against_enumeration():
     np.testing.assert_allclose(dplab.all_range_max_error(e), np.max(np.abs(e @ w.T), axis=1))
 
 
-def test_bias_variance_split_is_unbiased_and_adds_up():
-    """R = 5 runs of x + d + N(0, 2^2) per bin, 4,000 times: the mean of the bias^2 estimates
-    must hold the true ||W d||^2 / N, and of the variance 4 ||W||_F^2 / N, at 99.9% (z = 3.29);
-    the uncorrected bias^2 of the runs' mean is off by variance / R, far outside."""
-    k, runs, sigma, reps = 16, 5, 2.0, 4000
-    w = _workload(k)
-    rng = np.random.default_rng(7)
-    x = rng.integers(0, 20, k).astype(float)
-    d = np.linspace(-4.0, 4.0, k)  # a bias that changes sign: not one seen by every range alike
-    true_bias2 = float(np.sum((w @ d) ** 2)) / w.shape[0]
-    true_variance = sigma**2 * float(np.sum(w)) / w.shape[0]
-    got, naive = [], []
-    for _ in range(reps):
-        e = x + d + rng.normal(0, sigma, (runs, k))
-        bias2, variance = dplab.all_range_bias_variance(e, x)
-        per_run = np.sum(((e - x) @ w.T) ** 2, axis=1) / w.shape[0]
-        assert bias2 + variance == pytest.approx(per_run.mean(), rel=1e-12)
-        got.append((bias2, variance))
-        naive.append(float(np.sum((w @ (e.mean(axis=0) - x)) ** 2)) / w.shape[0])
-    got = np.array(got)
-    assert got[:, 0].min() > 0  # the floor at 0 never bound, so the mean is the unbiased one
-    for values, truth in ((got[:, 0], true_bias2), (got[:, 1], true_variance)):
-        half = 3.29 * values.std(ddof=1) / math.sqrt(reps)
-        assert abs(values.mean() - truth) <= half, (values.mean(), truth, half)
-    half = 3.29 * np.std(naive, ddof=1) / math.sqrt(reps)
-    assert abs(np.mean(naive) - (true_bias2 + true_variance / runs)) <= half
-    assert np.mean(naive) - true_bias2 > 5 * half  # the uncorrected estimate would fail the check above
-    # no bias at all: the estimate is floored at 0 and the split still adds up
-    e = x + rng.normal(0, sigma, (runs, k))
-    bias2, variance = dplab.all_range_bias_variance(e, x)
-    assert bias2 >= 0 and bias2 + variance == pytest.approx(
-        float(np.mean(np.sum(((e - x) @ w.T) ** 2, axis=1))) / w.shape[0], rel=1e-12)
-    with pytest.raises(ValueError, match=r"estimates must hold R >= 2 runs of 16 bins"):
-        dplab.all_range_bias_variance(e[:1], x)
-    with pytest.raises(ValueError, match=r"got shape \(5, 15\)"):
-        dplab.all_range_bias_variance(e[:, 1:], x)
-
-
 @pytest.mark.parametrize("k, b, root", [(8, 2, True), (8, 2, False), (9, 3, False), (7, 2, False),
                                         (16, 4, True), (20, 3, True)])
 def test_consistent_tree_estimate_is_least_squares(k, b, root):

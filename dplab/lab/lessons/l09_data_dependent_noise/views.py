@@ -22,6 +22,7 @@ from dplab.lab.lessons.l09_data_dependent_noise.report import (
     SHAPES,
     SHARE,
     STRATEGIES,
+    TRIALS,
     K,
     data_independent_error,
     dawa_error,
@@ -44,11 +45,10 @@ from dplab.smooth_sensitivity import (
 )
 
 STRATEGY_COLORS = dict(zip(STRATEGIES, (PALETTE[1], PALETTE[2], PALETTE[4]), strict=True))
-DAWA_COLOR = PALETTE[3]
+DAWA_COLOR = PALETTE[0]  # blue: apart from identity's orange
 BIN_EDGES = np.linspace(1.20, 2.20, K + 1)  # notebook 3's height bins (m)
-#: the who-wins figure's y range: every point drawn must fall inside it (a bias² of 0, not
-#: resolved from the runs' noise, is written at the floor)
-WHO_WINS_YLIM = (1e-3, 10)
+#: the who-wins figure's y range: every point drawn must fall inside it
+WHO_WINS_YLIM = (1e-4, 10)
 
 
 def _who_wins_axes(ax, shape: str, label: bool) -> None:
@@ -59,21 +59,17 @@ def _who_wins_axes(ax, shape: str, label: bool) -> None:
         ax.axhline(ratio, color=STRATEGY_COLORS[name], lw=1.4, ls="-" if name == "identity" else "--",
                    label=f"{name} (exact)" if label else None)
     errs = [dawa_error(shape, e) for e in EPSILONS]
+    # the two parts first, under DAWA's line
+    ax.plot(eps, np.array([err.merging.mean() for err in errs]) / identity, "v:", color=DAWA_COLOR, ms=5,
+            label="DAWA's merging error (bias² given its partition)" if label else None)
+    ax.plot(eps, np.array([err.noise.mean() for err in errs]) / identity, "^:", color="0.35", ms=5,
+            label="DAWA's totals' noise (variance given its partition)" if label else None)
     ci = [err.interval() for err in errs]
     mean = np.array([err.mean for err in errs]) / identity
     low = mean - np.array([c.low for c in ci]) / identity
     high = np.array([c.high for c in ci]) / identity - mean
     ax.errorbar(eps, mean, yerr=[low, high], fmt="o-", color=DAWA_COLOR, lw=1.6, ms=4, capsize=3,
-                label="DAWA (simulated, 99.9%)" if label else None)
-    bias2 = np.array([err.bias2 for err in errs]) / identity
-    resolved = bias2 > 0
-    ax.plot(eps[resolved], bias2[resolved], "v:", color=DAWA_COLOR, ms=4,
-            label="DAWA's bias²" if label else None)
-    for e in eps[~resolved]:  # no bias resolved from the runs' noise: say so at the axis' floor
-        ax.annotate("▽\n≈ 0", (e, WHO_WINS_YLIM[0]), xytext=(0, 4), textcoords="offset points", ha="center",
-                    va="bottom", fontsize=7, color=DAWA_COLOR)
-    ax.plot(eps, np.array([err.variance for err in errs]) / identity, "^:", color="0.45", ms=4,
-            label="DAWA's variance" if label else None)
+                label=f"DAWA ({TRIALS:,} partitions, 99.9%)" if label else None)
     ax.set(xscale="log", yscale="log", ylim=WHO_WINS_YLIM, title=f"{shape}",
            xlabel="ε (n = 12,579 rows)")
 
@@ -84,8 +80,8 @@ def figure_who_wins():
         _who_wins_axes(ax, shape, label=i == 0)
         if i == 0:
             ax.set_ylabel("error per range query / identity's")
-    fig.legend(loc="lower center", ncol=6, fontsize=7, frameon=False)
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
 
 
@@ -105,9 +101,14 @@ def figure_partitions():
                 color=DAWA_COLOR, lw=1.2, label="DAWA's estimate (one run)")
         for first, _ in release.buckets[1:]:
             ax.axvline(first - 0.5, ymin=0, ymax=0.04, color="k", lw=0.8)
+        # the true counts' tops on top: where the estimate matches (eps = 1) it hides the bars
+        full = np.flatnonzero(x)
+        ax.plot(full, x[full], "_", color="k", ms=5, mew=1.2, label="true count's top")
         ax.set_xlim(-0.5, K - 0.5)
-    axes[0].legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
+    # above the panels: inside, any corner covers counts of some panel
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
     return fig
 
 
@@ -116,7 +117,7 @@ def figure_median():
     grid = np.array(MEDIAN_EPSILONS)
     fig, (ax, ax_r) = new_figure(2, width=4.2, height=3.5)
     ax.axhline(median_global_sensitivity(LOW, HIGH), color=PALETTE[1], lw=1.6,
-               label=f"global: b − a = {HIGH - LOW:.1f} m")
+               label=f"global: hi − lo = {HIGH - LOW:.1f} m")
     ax.plot(eps, [smooth(float(e)) for e in eps], color=PALETTE[4], lw=1.6, label="smooth S* (δ = 1e-6)")
     ax.text(0.03, 0.05, "local sensitivity: 0 (1,103 students\nat the median 1.68 m)", fontsize=8,
             transform=ax.transAxes)
@@ -125,9 +126,9 @@ def figure_median():
            title="the heights' median")
     ax.legend(fontsize=7, loc="upper right")
     ax_r.plot(eps, [release_rmse("global", float(e)) for e in eps], color=PALETTE[1], lw=1.6,
-              label="global: √2 (b − a)/ε")
+              label="global, ε-DP: √2 (hi − lo)/ε")
     ax_r.plot(eps, [release_rmse("smooth", float(e)) for e in eps], color=PALETTE[4], lw=1.6,
-              label="smooth: √2 · 2S*/ε")
+              label="smooth, (ε, 1e-6)-DP: √2 · 2S*/ε")
     rng = np.random.default_rng(SEED)
     sim = [math.sqrt(np.mean((median_release_smooth(heights(), LOW, HIGH, float(e), DELTA, size=4000, rng=rng)
                               - median()) ** 2)) for e in grid]
@@ -146,12 +147,12 @@ def figure_local_leak(epsilon: float = 1.0):
     grid = np.linspace(1.3, 2.1, 801)
     fig, (ax, ax_s) = new_figure(2, width=4.2, height=3.4)
     ls_prime = median_local_sensitivity(x_prime, LOW, HIGH)
-    ax.vlines(m, 0, 1, color=PALETTE[0], lw=3, label="x: LS = 0, no noise (all mass at 1.68)")
+    ax.vlines(m, 0, 1, color=PALETTE[0], lw=3, label="x: LS = 0, no noise: probability 1 at 1.68")
     scale = ls_prime / epsilon
-    ax.plot(grid, stats.laplace.pdf(grid, m, scale) * scale, color=PALETTE[3], lw=1.6,
+    ax.plot(grid, stats.laplace.pdf(grid, m, scale) * 2 * scale, color=PALETTE[3], lw=1.6,  # peak 1
             label=f"x′: LS = {ls_prime:.2f}, Lap(LS/ε)")
     # headroom above the curves for the legend
-    ax.set(ylim=(0, 1.5), xlabel="released median (m)", ylabel="density (scaled)",
+    ax.set(ylim=(0, 1.5), xlabel="released median (m)", ylabel="x′: density, scaled to peak 1",
            title="noise from local sensitivity: not private")
     ax.legend(fontsize=7, loc="upper center")
     beta = smooth_beta(epsilon, DELTA)
@@ -165,8 +166,8 @@ def figure_local_leak(epsilon: float = 1.0):
         ax_s.plot(grid, density, color=color, ls=style, lw=width, label=f"{name}: S* = {s:.3f} m")
     ax_s.set(ylim=(0, 1.6 * top), xlabel="released median (m)", ylabel="density",
              title=f"smooth sensitivity (ε = {epsilon:g})")
-    ax_s.text(0.5, 0.3, "the same noise on x and x′:\nthe release no longer tells them apart",
-              transform=ax_s.transAxes, ha="center", fontsize=8)
+    ax_s.text(0.5, 0.3, "here x and x′ share median and S*:\none distribution; in general S*\n"
+              "keeps them within (ε, δ)", transform=ax_s.transAxes, ha="center", fontsize=8)
     ax_s.legend(fontsize=7, loc="upper center")
     fig.tight_layout()
     return fig
@@ -180,7 +181,7 @@ PANEL_NS = (200, 500, 1000, 2000, 5000, 12579, 50_000, 200_000)
 
 class DawaView:
     """One DAWA run drawn over the histogram of (shape, n), as shares of the n rows, and the error
-    per range query of DAWA (mean of PANEL_RUNS runs; beside it, its bias^2 alone) and of the
+    per range query of DAWA (mean over PANEL_RUNS partitions; beside it, its merging error alone) and of the
     data-independent strategies (exact), relative to identity's, at eps and the partition's share.
     Both plots keep their axes while eps and the share move (a new shape or n rescales the left
     one), so such a step redraws only the changed artists."""
@@ -201,19 +202,19 @@ class DawaView:
                                   transform=self.ax.transAxes)
         self.ax.legend(fontsize=7, loc="upper right")
         self.labels = ["DAWA", "identity", "16-ary\nhierarchy", "p-Identity"]
-        # bars from identity's 1, up (worse) or down (better); DAWA's bias² is a marker at its own
-        # value, not a bar: on a log axis a bar's length from an arbitrary floor means nothing
+        # bars from identity's 1, up (worse) or down (better); DAWA's merging error is a marker at its
+        # own value, not a bar: on a log axis a bar's length from an arbitrary floor means nothing
         colors = [DAWA_COLOR] + [STRATEGY_COLORS[s] for s in STRATEGIES]
         self.err_bars = self.ax_e.bar([0, 2, 3, 4], np.zeros(4), bottom=1.0, color=colors)
         (self.bias_mark,) = self.ax_e.plot([1], [1], "D", color=DAWA_COLOR, mfc="white", mew=1.5, ms=7)
         self.ax_e.axhline(1.0, color=STRATEGY_COLORS["identity"], lw=1.5)
         self.ax_e.text(2, 1.25, "1", ha="center", va="bottom", fontsize=8, color="0.2")
         self.bias_text = self.ax_e.text(1, 2e-4, "", ha="center", va="bottom", fontsize=8, color=DAWA_COLOR)
-        self.ax_e.set(xticks=range(5), yscale="log", ylim=(1e-4, 300), xlim=(-0.6, 4.6),
+        self.ax_e.set(xticks=range(5), yscale="log", ylim=(1e-4, 1e3), xlim=(-0.6, 4.6),
                       ylabel="error per range query / identity's")
         self.title_e = self.ax_e.text(0.5, 1.02, "ε = 0.1: lowest is p-Identity", fontsize=9, ha="center",
                                       transform=self.ax_e.transAxes)
-        self.ax_e.set_xticklabels([self.labels[0], "DAWA's\nbias²", *self.labels[1:]], fontsize=7)
+        self.ax_e.set_xticklabels([self.labels[0], "DAWA's\nmerging", *self.labels[1:]], fontsize=7)
         self.fig.tight_layout()
         self.scale = None
         self.dynamic = [self.hist, self.step, self.above, self.below, *self.err_bars, self.bias_mark,
@@ -240,17 +241,17 @@ class DawaView:
         errors = [err.mean] + [data_independent_error(s, eps) for s in STRATEGIES]
         for bar, e in zip(self.err_bars, errors, strict=True):
             bar.set_height(e / errors[1] - 1.0)
-        self.bias_mark.set_ydata([err.bias2 / errors[1] if err.bias2 > 0 else np.nan])
-        self.bias_text.set_text("" if err.bias2 > 0 else "≈ 0")
+        merging = float(err.merging.mean())
+        self.bias_mark.set_ydata([merging / errors[1] if merging > 0 else np.nan])
+        self.bias_text.set_text("" if merging > 0 else "0")
         best = min(range(4), key=lambda i: errors[i])
-        self.title_e.set_text(f"ε = {eps:.3g}: lowest is {self.labels[best].replace(chr(10), ' ')}")
+        self.title_e.set_text(f"ε = {eps:.3g}: lowest here is {self.labels[best].replace(chr(10), ' ')}")
         return (
             f"DAWA spends {share:.0%} of ε = {eps:.3g} on the partition (noise Lap({4 / (share * eps):.3g}) "
             f"on every candidate's cost) and {1 - share:.0%} on the bucket totals. Its error per range "
-            f"query, mean of {PANEL_RUNS} runs: {err.mean:.4g} ("
-            + (f"bias² {err.bias2:.3g} + variance {err.variance:.3g}" if err.bias2 > 0 else
-               f"variance; no bias resolved from {PANEL_RUNS} runs")
-            + f"); identity {errors[1]:.4g}, 16-ary hierarchy {errors[2]:.4g}, p-Identity "
+            f"query, mean over {PANEL_RUNS} partitions (no interval: section 3 has them): {err.mean:.4g} "
+            f"(merging {merging:.3g} + totals' noise {float(err.noise.mean()):.3g})"
+            + f"; identity {errors[1]:.4g}, 16-ary hierarchy {errors[2]:.4g}, p-Identity "
             f"{errors[3]:.4g} (exact). "
             f"DAWA's error depends on the data; the others' do not."
             + promise(epsilon=eps)
