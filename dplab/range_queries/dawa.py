@@ -174,9 +174,10 @@ def partition_noise_scale(epsilon1: float) -> float:
     return 4.0 / check_epsilon(epsilon1, "epsilon1")
 
 
-def partition_penalty(epsilon1: float, epsilon2: float) -> float:
+def partition_penalty(epsilon1: float, epsilon2: float, scales: float = 2.0) -> float:
     """The per-bucket charge of the partition: 1/eps2 (the expected absolute Laplace noise of
-    the bucket's measured total) + 2b, two noise scales b = 4/eps1 of the costs.
+    the bucket's measured total) + ``scales`` noise scales b = 4/eps1 of the costs (2b: the lab's
+    choice; notebook 9 compares b).
 
     The 2b corrects a selection bias: the least *noisy* total favours partitions of many
     buckets whose cost noise happened to be negative. On a flat histogram of 256 bins (every
@@ -185,7 +186,8 @@ def partition_penalty(epsilon1: float, epsilon2: float) -> float:
     merges real structure on the histograms of notebook 3). DAWA's code instead clamps every
     noisy cost at 0, which this module's privacy proof does not cover. The penalty is the same
     for every database, so it changes the utility, never the privacy."""
-    return 1.0 / check_epsilon(epsilon2, "epsilon2") + 2 * partition_noise_scale(epsilon1)
+    scales = check_nonnegative(scales, "scales")
+    return 1.0 / check_epsilon(epsilon2, "epsilon2") + scales * partition_noise_scale(epsilon1)
 
 
 def _budgets(epsilon: float, share: float) -> tuple[float, float]:
@@ -222,14 +224,19 @@ class DawaRelease:
     estimate: np.ndarray
 
 
+def _layout(buckets: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each bucket's first bin and its number of bins."""
+    first = np.array([b[0] for b in buckets])
+    return first, np.array([b[1] for b in buckets]) - first + 1
+
+
 def spread(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float, strategy: str = "identity", *,
            size: int | None = None, rng=None) -> tuple[np.ndarray, np.ndarray]:
     """DAWA's second stage on a given partition: the bucket totals measured by ``strategy`` at
     eps2 (least squares) and each spread uniformly over its bins. Returns (noisy bucket totals,
     bin estimates), with a leading axis of ``size`` independent runs when size is given."""
     x = _check_bins(x)
-    starts = np.array([b[0] for b in buckets])
-    lengths = np.array([b[1] - b[0] + 1 for b in buckets])
+    starts, lengths = _layout(buckets)
     measured = range_strategy(strategy, len(buckets))
     totals = measured.reconstruct(measured.measure(np.add.reduceat(x, starts), epsilon2, rng=rng, size=size))
     return totals, np.repeat(totals / lengths, lengths, axis=-1)
@@ -268,11 +275,11 @@ def spread_error(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float) 
     totals' noise (variance); DAWA's whole error has no closed form: the partition is random."""
     x = _check_bins(x)
     epsilon2 = check_epsilon(epsilon2, "epsilon2")
-    first = np.array([b[0] for b in buckets])
-    length = np.array([b[1] - b[0] + 1 for b in buckets], dtype=float)
+    first, length = _layout(buckets)
     after = x.size - first - length
     totals = np.add.reduceat(x, first)
-    bias = float(all_range_total_error(np.repeat(totals / length, length.astype(int)) - x))
+    bias = float(all_range_total_error(np.repeat(totals / length, length) - x))
+    length = length.astype(float)
     rise = (length + 1) * (2 * length + 1) / (6 * length)
     column = (x.size + 1) * (rise + after) - ((length + 1) / 2 + after) ** 2
     return bias, 2.0 / epsilon2**2 * float(column.sum())

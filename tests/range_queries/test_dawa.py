@@ -144,6 +144,9 @@ def test_the_penalty_counters_the_noisy_minimums_pull_to_many_buckets():
     assert 61 <= means[1] <= 101
     assert 12 <= means[2] <= 46
     assert dplab.partition_penalty(0.25, 0.75) == pytest.approx(1 / 0.75 + 32)
+    assert dplab.partition_penalty(0.25, 0.75, scales=1) == pytest.approx(1 / 0.75 + 16)
+    with pytest.raises(ValueError, match="scales"):
+        dplab.partition_penalty(0.25, 0.75, scales=-1)
 
 
 def test_releases_are_estimates_of_the_right_shape_and_total():

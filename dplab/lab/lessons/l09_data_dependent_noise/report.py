@@ -30,7 +30,6 @@ from dplab.range_queries.dawa import (
     best_partition,
     dawa_releases,
     interval_costs,
-    partition_noise_scale,
     partition_penalty,
     spread,
     spread_error,
@@ -367,7 +366,7 @@ LARGER_PARTS = (
 
 def penalty_one_scale(epsilon: float, share: float = SHARE) -> float:
     """The per-bucket penalty with one noise scale b instead of the lab's two: 1/eps2 + b."""
-    return 1.0 / ((1 - share) * epsilon) + partition_noise_scale(share * epsilon)
+    return partition_penalty(share * epsilon, (1 - share) * epsilon, scales=1)
 
 
 def report_rows(seed: int = SEED) -> list[ReportRow]:
