@@ -1,4 +1,4 @@
-# dplab: everything runs from here. A fresh clone needs only Python >= 3.10 and pip.
+# dplab: everything runs from here. A fresh clone needs only Python >= 3.11 and pip.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 import numpy as np
 
 __all__ = [
-    "NEIGHBOURS",
+    "Neighbours",
     "as_result",
     "check_alpha",
     "check_beta",
@@ -34,13 +35,19 @@ __all__ = [
     "check_positive_int",
     "check_prior",
     "check_probability",
+    "check_renyi_order",
     "check_rho",
     "check_rng",
     "check_sensitivity",
 ]
 
-#: The neighbour relations: add or remove one row (the default), or replace one row.
-NEIGHBOURS = ("add_remove", "replace")
+class Neighbours(StrEnum):
+    """The neighbour relations (LAB_SPEC, glossary): D and D' differ by adding or removing one
+    row (the default everywhere: unbounded DP), or by replacing one row (bounded DP, n public).
+    A member equals its string, so ``"replace"`` is accepted wherever ``Neighbours.REPLACE`` is."""
+
+    ADD_REMOVE = "add_remove"
+    REPLACE = "replace"
 
 
 def _is_array(value: object) -> bool:
@@ -143,6 +150,11 @@ def check_bounds(low: object, high: object) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def check_renyi_order(alpha: object, name: str = "alpha", *, array_ok: bool = True) -> float | np.ndarray:
+    """A Renyi order alpha must be finite and > 1 (a grid of orders is accepted)."""
+    return _check_real(alpha, name, lambda x: np.isfinite(x) & (x > 1), "finite and > 1", array_ok)
+
+
 def check_prior(p: object, name: str = "prior", *, array_ok: bool = False) -> float | np.ndarray:
     """A prior belief, or any probability that may be neither 0 nor 1: p in (0, 1)."""
     return _check_real(p, name, lambda x: (x > 0) & (x < 1), "in (0, 1)", array_ok)
@@ -192,9 +204,11 @@ def check_choice(value: object, options: Sequence, name: str):
     return value
 
 
-def check_neighbours(neighbours: object, name: str = "neighbours") -> str:
-    """neighbours must be "add_remove" or "replace"."""
-    return check_choice(neighbours, NEIGHBOURS, name)
+def check_neighbours(neighbours: object, name: str = "neighbours") -> Neighbours:
+    """neighbours must be a :class:`Neighbours` or its string, "add_remove" or "replace"."""
+    if isinstance(neighbours, str) and neighbours in tuple(Neighbours):
+        return Neighbours(neighbours)
+    raise ValueError(f"{name} must be one of {tuple(n.value for n in Neighbours)}, got {name}={neighbours!r}")
 
 
 def check_rng(rng: object, name: str = "rng") -> np.random.Generator:

@@ -44,7 +44,7 @@ from dplab._checks import (
     check_positive,
     check_rng,
 )
-from dplab.filters import BasicFilter, ZCDPFilter
+from dplab.accounting.filters import BasicFilter, ZCDPFilter
 from dplab.mechanisms.noise_reduction import brownian_noise_reduction, brownian_time, laplace_noise_reduction
 
 __all__ = ["RELEASE_METHODS", "heavy_tailed_counts", "release_counts", "release_half_width"]

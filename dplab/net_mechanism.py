@@ -26,8 +26,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, stats
+from scipy import stats
 
+from dplab._calibrate import calibrate
 from dplab._checks import (
     as_result,
     check_beta,
@@ -452,10 +453,8 @@ def noisy_histogram_max_error_bound(universe_size: int, n: int, epsilon: float, 
     if n_queries is None:
         return float(stats.gamma.ppf(1 - beta, a=k, scale=b))
     log_target = math.log(beta / (2 * check_positive_int(n_queries, "n_queries")))
-    high = 1.0
-    while _laplace_sum_log_tail(high, k) > log_target:
-        high *= 2
-    return b * optimize.brentq(lambda s: _laplace_sum_log_tail(s, k) - log_target, 1e-12, high)
+    # the log tail decreases in s: from [1e-12, 1], the top grows until it is below the target
+    return b * calibrate(lambda s: _laplace_sum_log_tail(s, k), log_target, 1e-12, 1.0, grow="high")
 
 
 def noisy_histogram_max_error_cdf(t: ArrayLike, universe_size: int, n: int, epsilon: float

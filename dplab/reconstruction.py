@@ -40,11 +40,11 @@ from dplab._checks import (
     check_prior,
     check_rng,
 )
+from dplab.accounting.advanced import advanced_composition_per_step
+from dplab.accounting.zcdp import approx_dp_to_zcdp
 from dplab.bmi import body_mass_index
-from dplab.composition import advanced_composition_per_step
 from dplab.datasets import load_yrbss
-from dplab.tradeoff import tradeoff_dp, tradeoff_gaussian
-from dplab.zcdp import approx_dp_to_zcdp
+from dplab.promises import tradeoff_dp, tradeoff_gdp
 
 __all__ = [
     "CHALLENGE_LEVELS",
@@ -65,7 +65,6 @@ __all__ = [
     "grade_reconstruction",
     "least_squares_attack",
     "lp_attack",
-    "randomized_response_guess",
     "ls_queries_needed",
     "ls_recovery_exact",
     "ls_recovery_theory",
@@ -396,17 +395,8 @@ def reconstruction_robustness_bound(kappa: ArrayLike, *, epsilon: float | None =
     if (epsilon is None) == (mu is None):
         raise ValueError(f"give exactly one of epsilon and mu, got epsilon={epsilon!r}, mu={mu!r}")
     if mu is not None:
-        return as_result(1 - np.asarray(tradeoff_gaussian(k, mu)))
+        return as_result(1 - np.asarray(tradeoff_gdp(k, mu)))
     return as_result(1 - np.asarray(tradeoff_dp(k, epsilon, delta)))
-
-
-def randomized_response_guess(epsilon: float, n_values: int) -> float:
-    """How often the attacker who believes the report guesses a secret uniform over K values
-    released by K-ary randomized response (the truth with probability e^eps / (e^eps + K - 1),
-    else one of the others at random; eps-DP): e^eps / (e^eps + K - 1)."""
-    eps = check_nonnegative(epsilon, "epsilon")
-    k = check_positive_int(n_values, "n_values")
-    return 1 / (1 + (k - 1) * math.exp(-eps))
 
 
 def argmax_guess_success(mu: float, n_values: int) -> float:

@@ -19,11 +19,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from dplab._checks import NEIGHBOURS, check_bounds, check_neighbours, check_positive_int
+from dplab._checks import check_bounds, check_neighbours, check_positive_int
 
 __all__ = [
-    "NEIGHBOURS",
-    "check_neighbours",
     "clipped_mean_sensitivity",
     "histogram_sensitivity",
     "l1_sensitivity",

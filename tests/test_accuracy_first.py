@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import accounting, accuracy_first
 
 
 def test_heavy_tailed_counts_have_the_papers_shape():
-    y = dplab.heavy_tailed_counts(200_000, rng=1)
+    y = accuracy_first.heavy_tailed_counts(200_000, rng=1)
     assert np.all(y >= 1000) and np.all(y == np.floor(y))
     # floor(1000/U) >= 2000 iff U <= 1/2; >= 10^5 iff U <= 1/100
     assert dplab.proportion_ci(int(np.sum(y >= 2000)), y.size, 0.999).contains(0.5)
@@ -19,28 +20,28 @@ def test_heavy_tailed_counts_have_the_papers_shape():
 
 
 def test_half_widths():
-    assert dplab.release_half_width(2.0, "gaussian") == pytest.approx(1.959964 * 2.0, rel=1e-6)
-    assert dplab.release_half_width(2.0, "laplace") == pytest.approx(2.0 * math.log(20))
+    assert accuracy_first.release_half_width(2.0, "gaussian") == pytest.approx(1.959964 * 2.0, rel=1e-6)
+    assert accuracy_first.release_half_width(2.0, "laplace") == pytest.approx(2.0 * math.log(20))
 
 
-@pytest.mark.parametrize("method", dplab.RELEASE_METHODS)
+@pytest.mark.parametrize("method", accuracy_first.RELEASE_METHODS)
 def test_every_release_meets_the_rule_and_the_budget_holds(method):
-    y = dplab.heavy_tailed_counts(1000, rng=3)
+    y = accuracy_first.heavy_tailed_counts(1000, rng=3)
     tau, beta = 0.1, 0.05
-    result = dplab.release_counts(y, method, 1.0, 1e-6, tau, rng=4)
+    result = accuracy_first.release_counts(y, method, 1.0, 1e-6, tau, rng=4)
     mask, charge = result["released_mask"], result["charge"]
     assert result["released"] == int(mask.sum()) > 0
     assert 0 < result["spent"] <= 1.0
     laplace = method in ("laplace_noise_reduction", "laplace_doubling")
-    total = 1.0 if laplace else dplab.approx_dp_to_zcdp(1.0, 1e-6)
+    total = 1.0 if laplace else accounting.approx_dp_to_zcdp(1.0, 1e-6)
     assert charge.sum() == pytest.approx(result["spent"] * total, rel=1e-9)
     assert np.all(charge <= 3 * total / y.size * (1 + 1e-9))  # the per-count cap
     if method in ("brownian", "fixed", "oracle"):  # the charge is the rho of the released level
-        h = dplab.release_half_width(1 / np.sqrt(2 * charge[mask]), "gaussian", beta)
+        h = accuracy_first.release_half_width(1 / np.sqrt(2 * charge[mask]), "gaussian", beta)
         seen = y[mask] if method == "oracle" else result["estimate"][mask]  # the oracle's rule uses y
         assert np.all(h <= tau * (seen - h) * (1 + 1e-9))
     elif method == "laplace_noise_reduction":
-        h = dplab.release_half_width(1 / charge[mask], "laplace", beta)
+        h = accuracy_first.release_half_width(1 / charge[mask], "laplace", beta)
         assert np.all(h <= tau * (result["estimate"][mask] - h) * (1 + 1e-9))
 
 
@@ -50,9 +51,9 @@ def test_brownian_beats_gaussian_doubling_and_releases_accurately():
     least 90% of its released counts are within the target (95% half-widths)."""
     brownian, doubling, within = [], [], []
     for seed in range(5):
-        y = dplab.heavy_tailed_counts(1000, rng=100 + seed)
-        b = dplab.release_counts(y, "brownian", 1.0, 1e-6, 0.1, rng=200 + seed)
-        d = dplab.release_counts(y, "gaussian_doubling", 1.0, 1e-6, 0.1, rng=300 + seed)
+        y = accuracy_first.heavy_tailed_counts(1000, rng=100 + seed)
+        b = accuracy_first.release_counts(y, "brownian", 1.0, 1e-6, 0.1, rng=200 + seed)
+        d = accuracy_first.release_counts(y, "gaussian_doubling", 1.0, 1e-6, 0.1, rng=300 + seed)
         brownian.append(b["released"])
         doubling.append(d["released"])
         within.append(b["within_target"])
@@ -71,4 +72,4 @@ def test_brownian_beats_gaussian_doubling_and_releases_accurately():
 def test_bad_input_names_the_parameter(kwargs, message):
     args = {"method": "brownian", "epsilon": 1.0, "delta": 1e-6, "target": 0.1} | kwargs
     with pytest.raises(ValueError, match=message):
-        dplab.release_counts(np.array([100.0, 2000.0]), **args)
+        accuracy_first.release_counts(np.array([100.0, 2000.0]), **args)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import audit, sparse_vector
 
 D, D_PRIME = np.zeros(6), np.array([1.0, 1.0, 1.0, 1.0, 1.0, -1.0])
 
@@ -15,26 +16,27 @@ def _first_top(result):
 
 
 def _above_threshold(data, size, rng):
-    return dplab.above_threshold(data, 0.0, 0.7, size=size, rng=rng)
+    return sparse_vector.above_threshold(data, 0.0, 0.7, size=size, rng=rng)
 
 
 def _lee_clifton(data, size, rng):
-    return _first_top(dplab.sparse_vector(data, 0.0, 0.7, c=1, variant="lee_clifton", size=size, rng=rng))
+    released = sparse_vector.sparse_vector(data, 0.0, 0.7, c=1, variant="lee_clifton", size=size, rng=rng)
+    return _first_top(released)
 
 
 def test_the_correct_algorithm_is_never_accused():
     """AboveThreshold is 0.7-DP: a 95% lower bound may exceed 0.7 with probability <= 5% only;
     on this pair its best event's true log ratio is about 0.55, so exceeding 0.7 would take an
     estimation error far outside any interval: none of 10 seeds may do it."""
-    bounds = [dplab.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=50_000, n_pilot=20_000,
+    bounds = [audit.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=50_000, n_pilot=20_000,
                                   rng=seed).epsilon_lower for seed in range(10)]
     assert max(bounds) <= 0.7 and min(bounds) > 0.3
 
 
 def test_lee_clifton_is_caught_with_2e5_runs():
-    result = dplab.audit_epsilon(_lee_clifton, D, D_PRIME, n_runs=200_000, n_pilot=50_000, rng=1)
+    result = audit.audit_epsilon(_lee_clifton, D, D_PRIME, n_runs=200_000, n_pilot=50_000, rng=1)
     assert result.epsilon_lower > 0.7  # its claimed epsilon; the true loss of "halt at 6" is 1.2173
-    assert result.epsilon_lower < dplab.exact_privacy_loss("lee_clifton", D, 0.0, 0.7)
+    assert result.epsilon_lower < sparse_vector.exact_privacy_loss("lee_clifton", D, 0.0, 0.7)
     assert result.confidence == 0.95 and result.direction in ("D/D'", "D'/D")
 
 
@@ -42,21 +44,21 @@ def test_continuous_outputs_use_a_threshold_event():
     def laplace(data, size, rng):
         return dplab.laplace_mechanism(data, 1.0, 1.0, size=size, rng=rng)
 
-    result = dplab.audit_epsilon(laplace, 0.0, 1.0, n_runs=200_000, n_pilot=50_000, rng=2)
+    result = audit.audit_epsilon(laplace, 0.0, 1.0, n_runs=200_000, n_pilot=50_000, rng=2)
     assert result.event[0] in (">=", "<=") and 0.6 < result.epsilon_lower <= 1.0
 
 
 def test_discrete_rows_are_outputs_too():
     def patterns(data, size, rng):
-        return dplab.sparse_vector(data, 0.0, 1.0, c=2, variant="lyu_alg1", size=size, rng=rng).above
+        return sparse_vector.sparse_vector(data, 0.0, 1.0, c=2, variant="lyu_alg1", size=size, rng=rng).above
 
-    result = dplab.audit_epsilon(patterns, np.zeros(3), np.ones(3), n_runs=20_000, n_pilot=5_000, rng=3)
+    result = audit.audit_epsilon(patterns, np.zeros(3), np.ones(3), n_runs=20_000, n_pilot=5_000, rng=3)
     assert isinstance(result.event, tuple) and len(result.event) == 3
     assert 0.0 <= result.epsilon_lower <= 1.0
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="n_runs must be a positive integer"):
-        dplab.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=0, n_pilot=10)
+        audit.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=0, n_pilot=10)
     with pytest.raises(ValueError, match=r"confidence must be in \(0, 1\)"):
-        dplab.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=10, n_pilot=10, confidence=1.0)
+        audit.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=10, n_pilot=10, confidence=1.0)

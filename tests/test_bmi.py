@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import accounting, bmi, sensitivity
 
 
 def test_slides_table_conversion_and_answers():
@@ -41,10 +42,10 @@ def test_algorithms_shapes_seeds_and_noise():
     # Algorithm 2 = A @ (cells + Lap(Delta/eps)): the sums are exact post-processing
     a2 = dplab.bmi_algorithm_2(t, 0.5, rng=6, size=1000, neighbours="replace")
     z = np.random.default_rng(6).laplace(0, 1, size=(1000, 4))
-    np.testing.assert_allclose(a2, (dplab.bmi_cells(t) + 4.0 * z) @ dplab.ANSWERS_FROM_CELLS.T)
+    np.testing.assert_allclose(a2, (dplab.bmi_cells(t) + 4.0 * z) @ bmi.ANSWERS_FROM_CELLS.T)
     np.testing.assert_allclose((dplab.bmi_algorithm_1(t, 2.0, rng=6, size=1000) - truth) / 2.0, z,
                                atol=1e-9)  # Lap(4/eps) = Lap(2) on each answer
-    assert dplab.bmi_noise_scale(1, 2.0) == 2.0 and dplab.bmi_noise_scale(2, 0.5, "replace") == 4.0
+    assert bmi.bmi_noise_scale(1, 2.0) == 2.0 and bmi.bmi_noise_scale(2, 0.5, "replace") == 4.0
 
 
 def test_algorithms_total_error_matches_theory():
@@ -113,9 +114,9 @@ def test_tall_counts_are_non_increasing_and_the_fit_never_hurts():
 
 
 def test_joint_accounting_uses_the_answers_sensitivity():
-    for neighbours in dplab.NEIGHBOURS:  # the closed form against brute force over small tables
-        assert dplab.bmi_answers_sensitivity(neighbours) == dplab.l1_sensitivity(
-            dplab.bmi_true_answers, dplab.BMI_UNIVERSE, 3, neighbours)
+    for neighbours in accounting.Neighbours:  # the closed form against brute force over small tables
+        assert dplab.bmi_answers_sensitivity(neighbours) == sensitivity.l1_sensitivity(
+            dplab.bmi_true_answers, bmi.BMI_UNIVERSE, 3, neighbours)
     assert dplab.bmi_expected_total_error(1, 0.5, accounting="joint") == pytest.approx(32 / 0.25)
     assert dplab.bmi_expected_total_error(1, 0.5, "replace", "joint") == pytest.approx(128 / 0.25)
     t = dplab.load_yrbss()
@@ -129,7 +130,7 @@ def test_joint_accounting_uses_the_answers_sensitivity():
 def test_tall_counts_two_releases_match_their_errors():
     assert dplab.tall_counts_expected_error(1.0) == pytest.approx(10 * 2 * 10**2)
     assert dplab.tall_counts_expected_error(1.0, "intervals") == pytest.approx(2 * 55)
-    for release in dplab.TALL_RELEASES:
+    for release in bmi.TALL_RELEASES:
         r = dplab.tall_counts_isotonic_trials(0.5, 100_000, seed=5, release=release)
         assert dplab.mean_ci(r["before"], 0.999).contains(dplab.tall_counts_expected_error(0.5, release))
         assert np.all(r["after"] <= r["before"] + 1e-9)

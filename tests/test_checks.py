@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dplab
-from dplab import _checks
+from dplab import _checks, accounting, mechanisms
 
 NAN, INF = math.nan, math.inf
 BAD_EPS = [0, -1.0, NAN, INF]
@@ -28,7 +28,7 @@ CALLS = {
         lambda e: dplab.gaussian_sigma(1, e, 1e-6, method="classical"),
         lambda e: dplab.gaussian_delta(1.0, 1, e),
         lambda e: dplab.gaussian_laplace_crossover_k(e, 1e-6),
-        lambda e: dplab.approx_dp_to_zcdp(e, 1e-6),
+        lambda e: accounting.approx_dp_to_zcdp(e, 1e-6),
     ],
     "delta": [
         lambda d: dplab.gaussian_sigma(1, 0.5, d),
@@ -36,7 +36,7 @@ CALLS = {
         lambda d: dplab.laplace_accuracy_k(1, 5, 0.5, 0.1, delta=d),
         lambda d: dplab.gaussian_laplace_crossover_k(1.0, d),
         lambda d: dplab.zcdp_to_approx_dp(0.5, d),
-        lambda d: dplab.approx_dp_to_zcdp(1.0, d),
+        lambda d: accounting.approx_dp_to_zcdp(1.0, d),
     ],
     "sensitivity": [
         lambda s: dplab.laplace_mechanism(1.0, s, 1.0),
@@ -74,8 +74,8 @@ def test_bad_sensitivity(call, bad):
 
 @pytest.mark.parametrize("bad", [0, -1, NAN, INF])
 def test_bad_sigma_and_rho(bad):
-    for call in (lambda: dplab.gaussian_mechanism(0.0, bad), lambda: dplab.gaussian_mse(bad),
-                 lambda: dplab.gaussian_mae(bad), lambda: dplab.gaussian_tail_bound(bad, 0.1),
+    for call in (lambda: dplab.gaussian_mechanism(0.0, bad), lambda: mechanisms.gaussian_mse(bad),
+                 lambda: mechanisms.gaussian_mae(bad), lambda: mechanisms.gaussian_tail_bound(bad, 0.1),
                  lambda: dplab.gaussian_delta(bad, 1, 1)):
         with pytest.raises(ValueError, match="sigma must be finite and > 0, got sigma="):
             call()
@@ -88,7 +88,7 @@ def test_bad_sigma_and_rho(bad):
 def test_bad_beta(bad):
     for call in (lambda: dplab.laplace_tail_bound(1, 1, bad),
                  lambda: dplab.laplace_accuracy_k(1, 3, 1, bad),
-                 lambda: dplab.gaussian_tail_bound(1.0, bad)):
+                 lambda: mechanisms.gaussian_tail_bound(1.0, bad)):
         with pytest.raises(ValueError, match="beta must be in \\(0, 1\\), got beta="):
             call()
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import accounting
 
 
 def test_sequential_and_parallel():
@@ -113,11 +114,11 @@ ZCDP_CKS = (1.4716, 5.2215, 20.5519)
 
 def test_basic_composition():
     for k, expected in zip(REFERENCE_K, BASIC, strict=True):
-        assert dplab.basic_composition(0.1, k) == pytest.approx((expected, 0.0))
-    assert dplab.basic_composition(0.5, 4, 1e-6) == pytest.approx((2.0, 4e-6))
-    assert dplab.basic_composition(0.5, 3, 0.4) == (1.5, 1.0)  # delta capped at 1
-    assert dplab.basic_composition(0.3, 7, 1e-7) == dplab.sequential_composition([0.3] * 7, [1e-7] * 7)
-    assert dplab.basic_composition(0.1, 10**9) == pytest.approx((1e8, 0.0))  # no list of 10^9 entries
+        assert accounting.basic_composition(0.1, k) == pytest.approx((expected, 0.0))
+    assert accounting.basic_composition(0.5, 4, 1e-6) == pytest.approx((2.0, 4e-6))
+    assert accounting.basic_composition(0.5, 3, 0.4) == (1.5, 1.0)  # delta capped at 1
+    assert accounting.basic_composition(0.3, 7, 1e-7) == dplab.sequential_composition([0.3] * 7, [1e-7] * 7)
+    assert accounting.basic_composition(0.1, 10**9) == pytest.approx((1e8, 0.0))  # no list of 10^9 entries
 
 
 def test_sequential_composition_of_mixed_mechanisms():
@@ -139,10 +140,10 @@ def test_optimal_composition_on_the_theorem_grid(delta_step):
     for k, eps in itertools.product([1, 2, 3, 7, 12, 25], [0.05, 0.5, 1.5]):
         for i in range(k // 2 + 1):
             expected = kov_delta(eps, k, i, delta_step)
-            got = dplab.optimal_composition_delta(eps, k, (k - 2 * i) * eps, delta_step=delta_step)
+            got = accounting.optimal_composition_delta(eps, k, (k - 2 * i) * eps, delta_step=delta_step)
             assert got == pytest.approx(expected, rel=1e-10, abs=1e-15)
             if i > 0 or delta_step == 0:  # at i = 0 the budget left for the pure part is 0
-                eps_i = dplab.optimal_composition(eps, k, expected, delta_step=delta_step)
+                eps_i = accounting.optimal_composition(eps, k, expected, delta_step=delta_step)
                 assert eps_i == pytest.approx((k - 2 * i) * eps, abs=1e-8)
 
 
@@ -166,39 +167,39 @@ def test_optimal_delta_between_grid_points_is_the_worst_pair_hockey_stick(k, eps
     pairs = [pq for pq in pairs if pq != (0.0, 0.0)]
     for eps_total in np.linspace(0, k * eps * 1.1, 23):
         expected = hockey_stick(pairs, k, eps_total)
-        got = dplab.optimal_composition_delta(eps, k, eps_total, delta_step=delta_step)
+        got = accounting.optimal_composition_delta(eps, k, eps_total, delta_step=delta_step)
         assert got == pytest.approx(expected, rel=1e-10, abs=1e-15)
 
 
 @pytest.mark.parametrize("delta", [1e-10, 1e-6, 1e-2])
 def test_optimal_beats_advanced_and_basic(delta):
     for eps, k in itertools.product([0.01, 0.1, 0.5, 1.0, 2.0], [1, 5, 30, 200, 2000]):
-        optimal = dplab.optimal_composition(eps, k, delta)
+        optimal = accounting.optimal_composition(eps, k, delta)
         assert 0 <= optimal <= k * eps
         assert optimal <= dplab.advanced_composition(eps, k, delta)[0]
         if optimal > 0:  # solves delta(eps') = delta
-            assert dplab.optimal_composition_delta(eps, k, optimal) == pytest.approx(delta, rel=1e-6)
+            assert accounting.optimal_composition_delta(eps, k, optimal) == pytest.approx(delta, rel=1e-6)
         else:  # the total variation distance is already below delta
-            assert dplab.optimal_composition_delta(eps, k, 0.0) <= delta
-        assert dplab.optimal_composition(eps, k, delta / 10) >= optimal
+            assert accounting.optimal_composition_delta(eps, k, 0.0) <= delta
+        assert accounting.optimal_composition(eps, k, delta / 10) >= optimal
         # with (eps, delta_step) steps: DRV gives (eps_total, k delta_step + delta')
         step = 1e-7
-        with_step = dplab.optimal_composition(eps, k, k * step + delta, delta_step=step)
+        with_step = accounting.optimal_composition(eps, k, k * step + delta, delta_step=step)
         assert with_step <= dplab.advanced_composition(eps, k, delta, delta=step)[0]
-        assert dplab.optimal_composition(eps, k, k * step, delta_step=step) <= k * eps
+        assert accounting.optimal_composition(eps, k, k * step, delta_step=step) <= k * eps
 
 
 def test_optimal_composition_pure_and_total_variation_ends():
-    assert dplab.optimal_composition(0.3, 20, 0.0) == pytest.approx(6.0)  # delta = 0: basic
-    assert dplab.optimal_composition(0.1, 4, 0.9) == 0.0  # the TV distance is below 0.9
+    assert accounting.optimal_composition(0.3, 20, 0.0) == pytest.approx(6.0)  # delta = 0: basic
+    assert accounting.optimal_composition(0.1, 4, 0.9) == 0.0  # the TV distance is below 0.9
     # k = 1: p (1 - e^(eps' - eps)) = delta with p = 1 / (1 + e^-eps)
     expected = 0.2 + math.log1p(-1e-3 * (1 + math.exp(-0.2)))
-    assert dplab.optimal_composition(0.2, 1, 1e-3) == pytest.approx(expected)
+    assert accounting.optimal_composition(0.2, 1, 1e-3) == pytest.approx(expected)
 
 
 def test_optimal_composition_below_the_lab_spec_bounds():
     for k, drv, basic, cks in zip(REFERENCE_K, DRV, BASIC, ZCDP_CKS, strict=True):
-        optimal = dplab.optimal_composition(0.1, k, 1e-6)
+        optimal = accounting.optimal_composition(0.1, k, 1e-6)
         assert optimal <= min(drv, basic, cks)  # optimal for every eps0-DP mechanism
 
 
@@ -212,12 +213,12 @@ def kov_log_delta_large_k(eps: float, k: int, i: int) -> float:
 
 def test_optimal_composition_at_k_10000():
     k, eps = 10_000, 0.1
-    optimal = dplab.optimal_composition(eps, k, 1e-6)
+    optimal = accounting.optimal_composition(eps, k, 1e-6)
     assert optimal < dplab.advanced_composition(eps, k, 1e-6)[0]
     i = math.ceil((k - optimal / eps) / 2)  # the theorem's grid point just below the answer
     assert (k - 2 * i) * eps <= optimal < (k - 2 * i + 2) * eps
     for j in (i, i - 1):
-        got = dplab.optimal_composition_delta(eps, k, (k - 2 * j) * eps)
+        got = accounting.optimal_composition_delta(eps, k, (k - 2 * j) * eps)
         assert math.log(got) == pytest.approx(kov_log_delta_large_k(eps, k, j), abs=1e-8)
     assert kov_delta(eps, 10, 3) == pytest.approx(math.exp(kov_log_delta_large_k(eps, 10, 3)))
 
@@ -231,7 +232,7 @@ def test_laplace_pld_beats_the_generic_optimal_bound(optional_module):
     accountant = pld_privacy_accountant.PLDAccountant()
     accountant.compose(dp_accounting.SelfComposedDpEvent(dp_accounting.LaplaceDpEvent(1 / 0.1), 1000))
     laplace = accountant.get_epsilon(1e-6)
-    optimal = dplab.optimal_composition(0.1, 1000, 1e-6)
+    optimal = accounting.optimal_composition(0.1, 1000, 1e-6)
     assert laplace == pytest.approx(18.95, abs=0.01)
     assert optimal == pytest.approx(19.34, abs=0.01)
     assert laplace < optimal
@@ -248,7 +249,7 @@ def test_optimal_composition_is_the_randomized_response_pld(optional_module):
     for k in REFERENCE_K:
         rr = privacy_loss_distribution.from_randomized_response(noise_parameter=noise, num_buckets=2)
         pld = rr.self_compose(k).get_epsilon_for_delta(1e-6)
-        optimal = dplab.optimal_composition(0.1, k, 1e-6)
+        optimal = accounting.optimal_composition(0.1, k, 1e-6)
         assert optimal - 1e-9 <= pld <= optimal + k * 1e-4 + 1e-9
 
 
@@ -262,29 +263,29 @@ K_INT = "k must be a positive integer, got k="
 
 @pytest.mark.parametrize("function, args, kwargs, message", [
     *[(function, (e, *rest), {}, f"epsilon must be finite and > 0, got epsilon={e!r}") for e in BAD_EPS
-      for function, rest in ((dplab.basic_composition, (10,)), (dplab.advanced_composition, (10, 1e-6)),
-                             (dplab.optimal_composition, (10, 1e-6)),
-                             (dplab.optimal_composition_delta, (10, 1.0)))],
-    (dplab.basic_composition, (0.1, 0), {}, K_INT + "0"),
+      for function, rest in ((accounting.basic_composition, (10,)), (dplab.advanced_composition, (10, 1e-6)),
+                             (accounting.optimal_composition, (10, 1e-6)),
+                             (accounting.optimal_composition_delta, (10, 1.0)))],
+    (accounting.basic_composition, (0.1, 0), {}, K_INT + "0"),
     (dplab.advanced_composition, (0.1, -2, 1e-6), {}, K_INT + "-2"),
-    (dplab.optimal_composition, (0.1, 0, 1e-6), {}, K_INT + "0"),
-    (dplab.optimal_composition_delta, (0.1, -1, 1.0), {}, K_INT + "-1"),
-    (dplab.basic_composition, (0.1, 3, 1.0), {}, DELTA_01 + "1.0"),
-    (dplab.basic_composition, (0.1, 3, -1e-9), {}, DELTA_01 + "-1e-09"),
+    (accounting.optimal_composition, (0.1, 0, 1e-6), {}, K_INT + "0"),
+    (accounting.optimal_composition_delta, (0.1, -1, 1.0), {}, K_INT + "-1"),
+    (accounting.basic_composition, (0.1, 3, 1.0), {}, DELTA_01 + "1.0"),
+    (accounting.basic_composition, (0.1, 3, -1e-9), {}, DELTA_01 + "-1e-09"),
     (dplab.advanced_composition, (0.1, 3, 1e-6), {"delta": 1.5}, DELTA_01 + "1.5"),
-    (dplab.optimal_composition, (0.1, 10, 1.0), {}, DELTA_01 + "1.0"),
-    (dplab.optimal_composition, (0.1, 10, NAN), {}, DELTA_01 + "nan"),
-    (dplab.optimal_composition, (0.1, 10, -0.5), {}, DELTA_01 + "-0.5"),
+    (accounting.optimal_composition, (0.1, 10, 1.0), {}, DELTA_01 + "1.0"),
+    (accounting.optimal_composition, (0.1, 10, NAN), {}, DELTA_01 + "nan"),
+    (accounting.optimal_composition, (0.1, 10, -0.5), {}, DELTA_01 + "-0.5"),
     (dplab.advanced_composition, (0.1, 3, 0.0), {}, DELTA_PRIME + "0.0"),
     (dplab.advanced_composition_per_step, (1.0, 3, 1.0), {}, DELTA_PRIME + "1.0"),
-    (dplab.optimal_composition, (0.1, 10, 1e-6), {"delta_step": 1.0}, DELTA_STEP_01 + "1.0"),
-    (dplab.optimal_composition, (0.1, 10, 1e-6), {"delta_step": -0.1}, DELTA_STEP_01 + "-0.1"),
-    (dplab.optimal_composition_delta, (0.1, 10, 1.0), {"delta_step": 2.0}, DELTA_STEP_01 + "2.0"),
-    (dplab.optimal_composition, (0.1, 10, 1e-6), {"delta_step": 1e-6},
+    (accounting.optimal_composition, (0.1, 10, 1e-6), {"delta_step": 1.0}, DELTA_STEP_01 + "1.0"),
+    (accounting.optimal_composition, (0.1, 10, 1e-6), {"delta_step": -0.1}, DELTA_STEP_01 + "-0.1"),
+    (accounting.optimal_composition_delta, (0.1, 10, 1.0), {"delta_step": 2.0}, DELTA_STEP_01 + "2.0"),
+    (accounting.optimal_composition, (0.1, 10, 1e-6), {"delta_step": 1e-6},
      r"delta must be >= 1 - \(1 - delta_step\)\^k = .*got delta=1e-06, delta_step=1e-06"),
-    (dplab.optimal_composition_delta, (0.1, 10, -1.0), {},
+    (accounting.optimal_composition_delta, (0.1, 10, -1.0), {},
      "epsilon_total must be finite and >= 0, got epsilon_total=-1.0"),
-    (dplab.optimal_composition_delta, (0.1, 10, INF), {},
+    (accounting.optimal_composition_delta, (0.1, 10, INF), {},
      "epsilon_total must be finite and >= 0, got epsilon_total=inf"),
     (dplab.advanced_composition_per_step, (1.0, 3, 1e-6), {"method": "drv"},
      r"method must be one of \('exact', 'seed'\), got method='drv'"),
@@ -295,10 +296,10 @@ def test_bad_input_of_k_fold_composition(function, args, kwargs, message):
 
 
 @pytest.mark.parametrize("function, args", [
-    (dplab.basic_composition, (0.1, 2.5)),
+    (accounting.basic_composition, (0.1, 2.5)),
     (dplab.advanced_composition, (0.1, 2.5, 1e-6)),
-    (dplab.optimal_composition, (0.1, 1.5, 1e-6)),
-    (dplab.optimal_composition_delta, (0.1, "3", 1.0)),
+    (accounting.optimal_composition, (0.1, 1.5, 1e-6)),
+    (accounting.optimal_composition_delta, (0.1, "3", 1.0)),
 ])
 def test_k_must_be_a_whole_number(function, args):
     with pytest.raises(TypeError, match=K_INT + re.escape(repr(args[1]))):

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import datasets
 
-load_yrbss, table_size = dplab.load_yrbss, dplab.table_size
+load_yrbss, table_size = dplab.load_yrbss, datasets.table_size
 
 
 def test_yrbss_shape_and_units():
@@ -48,4 +49,4 @@ def test_columns_are_read_only_and_cached():
     with pytest.raises(ValueError, match="WRITEABLE"):
         theta.flags.writeable = True
     with pytest.raises(ValueError, match="name must be a file shipped in dplab/data"):
-        dplab.load_array("nothing.npy")
+        datasets.load_array("nothing.npy")

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
-import tomllib
 import yaml
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-# conda-forge names that differ from PyPI names
-CONDA_NAME = {"pyyaml": "pyyaml"}
 
 
 def _pyproject_requirements() -> dict[str, str]:
@@ -21,8 +19,7 @@ def _pyproject_requirements() -> dict[str, str]:
     out: dict[str, str] = {}
     for text in reqs:
         r = Requirement(text)
-        name = CONDA_NAME.get(r.name.lower(), r.name.lower())
-        out[name] = str(r.specifier)
+        out[r.name.lower()] = str(r.specifier)
     return out
 
 
@@ -62,3 +59,30 @@ def test_constraints_pin_every_dependency():
     for name, spec in _pyproject_requirements().items():
         assert name in pins, f"{name} is not pinned in constraints.txt"
         assert Requirement(f"{name}{spec}").specifier.contains(pins[name]), (name, spec, pins[name])
+
+
+def test_every_place_that_names_the_python_version_says_3_11():
+    """catches: one of pyproject, ruff, environment.yml, the README or the Makefile left at 3.10
+    (the pinned numpy, scipy, matplotlib and ipython need 3.11)."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert pyproject["project"]["requires-python"] == ">=3.11"
+    assert pyproject["tool"]["ruff"]["target-version"] == "py311"
+    assert "python>=3.11" in (ROOT / "environment.yml").read_text()
+    assert "Python >= 3.11" in (ROOT / "Makefile").read_text().splitlines()[0]
+    readme = (ROOT / "README.md").read_text()
+    assert "Python >= 3.11" in readme and "3.10 is not supported" in readme
+
+
+def test_package_data_covers_every_file_the_package_ships():
+    """catches: a data file or template under dplab/ that a wheel would leave out (the static-HTML
+    template was missing from package-data)."""
+    from fnmatch import fnmatch
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = setuptools["package-data"]["dplab"]
+    package = ROOT / "dplab"
+    missing = [str(path.relative_to(package)) for path in package.rglob("*")
+               if path.is_file() and path.suffix not in (".py", ".pyc")
+               and "__pycache__" not in path.parts
+               and not any(fnmatch(str(path.relative_to(package)), pattern) for pattern in patterns)]
+    assert not missing, missing

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dplab
+from dplab import accounting
 
 
 def exact(x: float) -> Fraction:
@@ -23,7 +24,7 @@ budgets = st.integers(1, 2000).map(lambda k: k / 1000)
 
 def test_point_one_plus_point_two_is_point_three_for_both_filters():
     assert math.fsum([0.1, 0.2]) > 0.3  # why floats are not enough
-    for f in (dplab.BasicFilter(0.3), dplab.ZCDPFilter(0.3)):
+    for f in (accounting.BasicFilter(0.3), accounting.ZCDPFilter(0.3)):
         assert f.request(0.1) and f.request(0.2)
         assert f.spent_exact == Fraction(3, 10) and f.remaining_exact == 0
         assert f.spent == 0.3 and f.remaining == 0.0
@@ -33,39 +34,39 @@ def test_point_one_plus_point_two_is_point_three_for_both_filters():
 
 
 def test_basic_filter_with_delta_point_one_plus_point_two():
-    f = dplab.BasicFilter(1.0, 0.3)
+    f = accounting.BasicFilter(1.0, 0.3)
     assert f.request(0.5, 0.1) and f.request(0.5, 0.2)
     assert f.spent_delta_exact == Fraction(3, 10) and f.remaining_delta == 0.0
     assert not f.request(1e-9)
 
 
 def test_a_cost_equal_to_the_remaining_budget_is_accepted():
-    f = dplab.BasicFilter(1.0, 1e-5)
+    f = accounting.BasicFilter(1.0, 1e-5)
     assert f.request(0.25, 1e-6)
     assert f.remaining == 0.75 and f.remaining_delta == 9e-6
     assert f.request(f.remaining, f.remaining_delta)
     assert f.spent == 1.0 and f.spent_delta == 1e-5
-    g = dplab.ZCDPFilter(0.7)
+    g = accounting.ZCDPFilter(0.7)
     assert g.request(0.3) and g.request(0.4)
     assert g.halted
 
 
 def test_refuses_and_stays_refused():
-    f = dplab.BasicFilter(1.0)
+    f = accounting.BasicFilter(1.0)
     assert f.request(0.4)
     assert not f.halted
     assert not f.request(0.7)  # does not fit: nothing spent
     assert f.halted and f.spent == 0.4 and f.remaining == 0.6
     assert not f.request(0.01)  # would fit, but the filter has halted
     assert f.spent == 0.4
-    z = dplab.ZCDPFilter(0.5)
+    z = accounting.ZCDPFilter(0.5)
     assert not z.request(0.6)
     assert z.halted and z.spent == 0.0 and not z.request(0.1)
     assert z.min_brownian_time(1.0) == math.inf
 
 
 def test_pure_filter_refuses_any_delta():
-    f = dplab.BasicFilter(1.0)
+    f = accounting.BasicFilter(1.0)
     assert f.delta == 0.0
     assert not f.request(0.1, 1e-9)
     assert f.halted and f.spent == 0.0
@@ -74,7 +75,7 @@ def test_pure_filter_refuses_any_delta():
 @settings(deadline=None, max_examples=200)
 @given(budget=budgets, delta_budget=st.sampled_from([0.0, 1e-6, 0.01, 0.3]), data=st.data())
 def test_basic_filter_adaptive_sequences(budget, delta_budget, data):
-    f = dplab.BasicFilter(budget, delta_budget)
+    f = accounting.BasicFilter(budget, delta_budget)
     accepted_eps, accepted_delta, refused = Fraction(0), Fraction(0), False
     for _ in range(data.draw(st.integers(1, 25))):
         # adaptive: sometimes ask for exactly what remains, else a random cost
@@ -102,7 +103,7 @@ def test_basic_filter_adaptive_sequences(budget, delta_budget, data):
 @settings(deadline=None, max_examples=200)
 @given(budget=st.one_of(budgets, st.floats(1e-4, 5.0)), data=st.data())
 def test_zcdp_filter_adaptive_sequences(budget, data):
-    f = dplab.ZCDPFilter(budget)
+    f = accounting.ZCDPFilter(budget)
     accepted, refused = Fraction(0), False
     for _ in range(data.draw(st.integers(1, 25))):
         kind = data.draw(st.sampled_from(["rho", "remaining", "gaussian", "gaussian_min", "brownian",
@@ -145,9 +146,9 @@ def test_zcdp_filter_adaptive_sequences(budget, data):
 @settings(deadline=None, max_examples=200)
 @given(eps=st.floats(0.01, 10), delta=st.floats(1e-12, 0.5))
 def test_from_approx_dp_converts_back(eps, delta):
-    f = dplab.ZCDPFilter.from_approx_dp(eps, delta)
+    f = accounting.ZCDPFilter.from_approx_dp(eps, delta)
     assert f.delta == delta
-    assert f.rho == dplab.approx_dp_to_zcdp(eps, delta)
+    assert f.rho == accounting.approx_dp_to_zcdp(eps, delta)
     assert f.epsilon() == pytest.approx(eps, rel=1e-9)
     assert f.guarantee() == (f.epsilon(), delta)
     assert dplab.zcdp_to_approx_dp(f.rho, delta) == pytest.approx(eps, rel=1e-9)
@@ -156,7 +157,7 @@ def test_from_approx_dp_converts_back(eps, delta):
 
 
 def test_guarantee_is_the_simple_conversion():
-    f = dplab.ZCDPFilter(0.5)
+    f = accounting.ZCDPFilter(0.5)
     assert f.delta is None
     assert f.epsilon(1e-6) == pytest.approx(5.756522, abs=1e-6)  # the zcdp.py reference number
     assert f.guarantee(1e-6) == (dplab.zcdp_to_approx_dp(0.5, 1e-6), 1e-6)
@@ -165,25 +166,25 @@ def test_guarantee_is_the_simple_conversion():
 
 
 def test_brownian_charge_and_min_time():
-    f = dplab.ZCDPFilter(0.5)
+    f = accounting.ZCDPFilter(0.5)
     assert f.min_brownian_time(1.0) == 1.0  # Delta^2 / (2 * 0.5)
     assert f.request_brownian(2.0, 10.0)  # charges 4 / 20 = 0.2
     assert f.spent_exact == Fraction(1, 5)
     assert f.min_brownian_time(3.0) == 15.0  # 9 / (2 * 0.3)
     assert not f.request_brownian(3.0, math.nextafter(15.0, 0))  # below the smallest time: refused
     assert f.halted and f.spent_exact == Fraction(1, 5)
-    g = dplab.ZCDPFilter(0.5)
+    g = accounting.ZCDPFilter(0.5)
     assert g.request_brownian(3.0, 15.0) and g.request_brownian(1.0, 2.5)  # 0.3 + 0.2: exactly full
     assert g.halted and g.spent_exact == Fraction(1, 2)
 
 
 def test_gaussian_charge_matches_brownian_of_variance_sigma_squared():
-    f, g = dplab.ZCDPFilter(1.0), dplab.ZCDPFilter(1.0)
+    f, g = accounting.ZCDPFilter(1.0), accounting.ZCDPFilter(1.0)
     assert f.request_gaussian(1.0, 2.0) and g.request_brownian(1.0, 4.0)
     assert f.spent_exact == g.spent_exact == Fraction(1, 8)
     sigma = f.min_gaussian_sigma(1.0)  # sigma for the rest of the budget
     assert sigma == pytest.approx(dplab.gaussian_sigma_zcdp(1.0, 0.875), rel=1e-15)
-    assert not dplab.ZCDPFilter(0.875).request_gaussian(1.0, math.nextafter(sigma, 0))
+    assert not accounting.ZCDPFilter(0.875).request_gaussian(1.0, math.nextafter(sigma, 0))
     assert f.request_gaussian(1.0, sigma)
     assert f.spent == pytest.approx(1.0) and f.spent_exact <= 1
 
@@ -193,7 +194,7 @@ def test_gaussian_charge_matches_brownian_of_variance_sigma_squared():
        gaussian=st.booleans())
 def test_min_time_and_min_sigma_are_the_exact_thresholds(budget, spent, sens, gaussian):
     def fresh():
-        f = dplab.ZCDPFilter(budget)
+        f = accounting.ZCDPFilter(budget)
         assert f.request(budget * spent)
         return f
 
@@ -212,7 +213,7 @@ def test_min_time_and_min_sigma_are_the_exact_thresholds(budget, spent, sens, ga
 
 @pytest.mark.parametrize("bad", [0, -0.1, math.nan, math.inf, -math.inf])
 def test_bad_costs_name_the_parameter_and_change_nothing(bad):
-    f, z = dplab.BasicFilter(1.0, 1e-6), dplab.ZCDPFilter(1.0)
+    f, z = accounting.BasicFilter(1.0, 1e-6), accounting.ZCDPFilter(1.0)
     calls = [
         ("epsilon", lambda: f.request(bad)),
         ("rho", lambda: z.request(bad)),
@@ -221,9 +222,9 @@ def test_bad_costs_name_the_parameter_and_change_nothing(bad):
         ("sensitivity", lambda: z.request_gaussian(bad, 1.0)),
         ("sigma", lambda: z.request_gaussian(1.0, bad)),
         ("sensitivity", lambda: z.min_brownian_time(bad)),
-        ("epsilon", lambda: dplab.BasicFilter(bad)),
-        ("rho", lambda: dplab.ZCDPFilter(bad)),
-        ("epsilon", lambda: dplab.ZCDPFilter.from_approx_dp(bad, 1e-6)),
+        ("epsilon", lambda: accounting.BasicFilter(bad)),
+        ("rho", lambda: accounting.ZCDPFilter(bad)),
+        ("epsilon", lambda: accounting.ZCDPFilter.from_approx_dp(bad, 1e-6)),
     ]
     for name, call in calls:
         with pytest.raises(ValueError, match=f"{name} must be finite and > 0, got {name}={bad!r}"):
@@ -235,40 +236,40 @@ def test_bad_costs_name_the_parameter_and_change_nothing(bad):
 @pytest.mark.parametrize("bad", [-0.1, 1.0, 1.5, math.nan, math.inf])
 def test_bad_deltas(bad):
     with pytest.raises(ValueError, match=rf"delta must be in \[0, 1\), got delta={bad!r}"):
-        dplab.BasicFilter(1.0, bad)
+        accounting.BasicFilter(1.0, bad)
     with pytest.raises(ValueError, match=rf"delta must be in \[0, 1\), got delta={bad!r}"):
-        dplab.BasicFilter(1.0, 0.5).request(0.1, bad)
-    z = dplab.ZCDPFilter(1.0)
-    for call in (lambda: dplab.ZCDPFilter.from_approx_dp(1.0, bad), lambda: z.guarantee(bad),
-                 lambda: z.epsilon(bad), lambda: dplab.ZCDPFilter(1.0, delta=bad)):
+        accounting.BasicFilter(1.0, 0.5).request(0.1, bad)
+    z = accounting.ZCDPFilter(1.0)
+    for call in (lambda: accounting.ZCDPFilter.from_approx_dp(1.0, bad), lambda: z.guarantee(bad),
+                 lambda: z.epsilon(bad), lambda: accounting.ZCDPFilter(1.0, delta=bad)):
         with pytest.raises(ValueError, match=rf"delta must be in \(0, 1\), got delta={bad!r}"):
             call()
 
 
 def test_delta_zero_is_a_budget_for_basic_but_not_for_zcdp():
-    assert dplab.BasicFilter(1.0, 0).delta == 0.0
-    assert dplab.BasicFilter(1.0, 0.5).request(0.1, 0)
+    assert accounting.BasicFilter(1.0, 0).delta == 0.0
+    assert accounting.BasicFilter(1.0, 0.5).request(0.1, 0)
     with pytest.raises(ValueError, match=r"delta must be in \(0, 1\), got delta=0"):
-        dplab.ZCDPFilter.from_approx_dp(1.0, 0)
+        accounting.ZCDPFilter.from_approx_dp(1.0, 0)
     with pytest.raises(ValueError, match=r"delta must be in \(0, 1\), got delta=0"):
-        dplab.ZCDPFilter(1.0).guarantee(0)
+        accounting.ZCDPFilter(1.0).guarantee(0)
 
 
 def test_non_numbers_are_type_errors():
     with pytest.raises(TypeError, match="epsilon must be a real number, got epsilon='0.1'"):
-        dplab.BasicFilter(1.0).request("0.1")
+        accounting.BasicFilter(1.0).request("0.1")
     with pytest.raises(TypeError, match="rho must be a real number, got rho=None"):
-        dplab.ZCDPFilter(None)
+        accounting.ZCDPFilter(None)
     with pytest.raises(TypeError, match="rho must be a real number, got rho=True"):
-        dplab.ZCDPFilter(1.0).request(True)
+        accounting.ZCDPFilter(1.0).request(True)
 
 
 def test_repr_is_readable():
-    f = dplab.BasicFilter(1.0, 1e-6)
+    f = accounting.BasicFilter(1.0, 1e-6)
     f.request(0.25, 1e-7)
     assert repr(f) == ("BasicFilter(epsilon=1.0, delta=1e-06, spent=(0.25, 1e-07), "
                        "remaining=(0.75, 9e-07), halted=False)")
-    z = dplab.ZCDPFilter(0.5)
+    z = accounting.ZCDPFilter(0.5)
     z.request(0.2)
     assert repr(z) == "ZCDPFilter(rho=0.5, spent=0.2, remaining=0.3, halted=False)"
-    assert "delta=1e-06, epsilon=" in repr(dplab.ZCDPFilter.from_approx_dp(1.0, 1e-6))
+    assert "delta=1e-06, epsilon=" in repr(accounting.ZCDPFilter.from_approx_dp(1.0, 1e-6))

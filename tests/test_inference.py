@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.optimize import minimize
 
-import dplab
+from dplab import bmi, inference
 
-ORDER_A_UB, ORDER_B_UB = dplab.BMI_ORDER_A_UB, dplab.BMI_ORDER_B_UB
+ORDER_A_UB, ORDER_B_UB = bmi.BMI_ORDER_A_UB, bmi.BMI_ORDER_B_UB
 
 
 def _slsqp(y, A_ub, b_ub, A_eq=None, b_eq=None):
@@ -25,9 +25,9 @@ def _slsqp(y, A_ub, b_ub, A_eq=None, b_eq=None):
 def test_projection_matches_a_general_solver():
     rng = np.random.default_rng(0)
     y = rng.normal(0, 3, size=(40, 4))
-    x = dplab.project_onto_constraints(y, A_ub=ORDER_A_UB, b_ub=ORDER_B_UB)
+    x = inference.project_onto_constraints(y, A_ub=ORDER_A_UB, b_ub=ORDER_B_UB)
     A_eq, b_eq = np.ones((1, 4)), np.array([10.0])
-    xe = dplab.project_onto_constraints(y, A_eq, b_eq, ORDER_A_UB, ORDER_B_UB)
+    xe = inference.project_onto_constraints(y, A_eq, b_eq, ORDER_A_UB, ORDER_B_UB)
     for i in range(len(y)):
         np.testing.assert_allclose(x[i], _slsqp(y[i], ORDER_A_UB, ORDER_B_UB), atol=1e-5)
         np.testing.assert_allclose(xe[i], _slsqp(y[i], ORDER_A_UB, ORDER_B_UB, A_eq, b_eq), atol=1e-5)
@@ -37,7 +37,7 @@ def test_projection_matches_a_general_solver():
 def test_equality_projection_closed_form():
     y = np.array([1.0, 2.0, 6.0])
     # projection onto {x : sum x = 6}: shift every coordinate by (6 - 9)/3
-    np.testing.assert_allclose(dplab.project_onto_constraints(y, [[1, 1, 1]], [6]), y - 1.0)
+    np.testing.assert_allclose(inference.project_onto_constraints(y, [[1, 1, 1]], [6]), y - 1.0)
 
 
 @settings(max_examples=80, deadline=None)
@@ -47,28 +47,28 @@ def test_projection_never_moves_away_from_a_feasible_truth(truth, noise):
     truth = np.sort(truth)[[0, 1, 2, 3]]
     truth[1] = max(truth[0], truth[1])
     truth[3] = max(truth[2], truth[3])
-    projected = dplab.project_onto_constraints(truth + noise, A_ub=ORDER_A_UB, b_ub=ORDER_B_UB)
+    projected = inference.project_onto_constraints(truth + noise, A_ub=ORDER_A_UB, b_ub=ORDER_B_UB)
     assert np.all(projected @ ORDER_A_UB.T <= 1e-7)
     assert np.linalg.norm(projected - truth) <= np.linalg.norm(noise) + 1e-7
 
 
 def test_isotonic_fit():
-    fitted = dplab.isotonic_fit([3.0, 1.0, 2.0, 5.0, 4.0])
+    fitted = inference.isotonic_fit([3.0, 1.0, 2.0, 5.0, 4.0])
     np.testing.assert_allclose(fitted, [2.0, 2.0, 2.0, 4.5, 4.5])  # pool adjacent violators by hand
-    down = dplab.isotonic_fit(np.array([[1.0, 3.0, 2.0]]), increasing=False)
+    down = inference.isotonic_fit(np.array([[1.0, 3.0, 2.0]]), increasing=False)
     np.testing.assert_allclose(down, [[2.0, 2.0, 2.0]])
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="constraints cannot be met"):
-        dplab.project_onto_constraints([1.0, 2.0], A_ub=[[1, 0], [-1, 0]], b_ub=[-1, 0])
+        inference.project_onto_constraints([1.0, 2.0], A_ub=[[1, 0], [-1, 0]], b_ub=[-1, 0])
     with pytest.raises(ValueError, match="constraints cannot be met"):
-        dplab.project_onto_constraints([1.0, 2.0], A_eq=[[1, 1], [1, 1]], b_eq=[1, 2])
+        inference.project_onto_constraints([1.0, 2.0], A_eq=[[1, 1], [1, 1]], b_eq=[1, 2])
     with pytest.raises(ValueError, match="A_ub must have 2 columns"):
-        dplab.project_onto_constraints([1.0, 2.0], A_ub=[[1, 0, 0]], b_ub=[0])
+        inference.project_onto_constraints([1.0, 2.0], A_ub=[[1, 0, 0]], b_ub=[0])
     with pytest.raises(ValueError, match="one entry per constraint row"):
-        dplab.project_onto_constraints([1.0, 2.0], A_ub=[[1, 0]], b_ub=[0, 1])
+        inference.project_onto_constraints([1.0, 2.0], A_ub=[[1, 0]], b_ub=[0, 1])
     with pytest.raises(ValueError, match="at least one answer"):
-        dplab.project_onto_constraints([])
+        inference.project_onto_constraints([])
     with pytest.raises(ValueError, match="at least one answer"):
-        dplab.isotonic_fit(np.zeros((3, 0)))
+        inference.isotonic_fit(np.zeros((3, 0)))

@@ -10,22 +10,45 @@ import pytest
 from scipy import stats
 
 import dplab
+from dplab.mechanisms import exponential_probabilities
+from dplab.net_mechanism import (
+    all_predicates,
+    counting_queries_l1_sensitivity,
+    counting_query_answers,
+    counting_query_sensitivity,
+    lemma12_failure_bound,
+    net_alpha,
+    net_covering_radius,
+    net_error_bound,
+    net_histograms,
+    net_mechanism_alpha,
+    net_sample_size,
+    net_scores,
+    net_size,
+    net_size_bound,
+    noisy_histogram_max_error_bound,
+    noisy_histogram_max_error_cdf,
+    random_predicates,
+    subsample_max_errors,
+    subsample_query_failure_probability,
+    yrbss_universe_histogram,
+)
 
 
 def test_net_sizes_are_the_multiset_counts_of_the_issue():
-    assert dplab.net_size(8, 20) == 888_030
-    assert dplab.net_size(8, 13) == 77_520
-    assert dplab.net_size(8, 23) == 2_035_800
-    assert dplab.net_size(1, 7) == 1
+    assert net_size(8, 20) == 888_030
+    assert net_size(8, 13) == 77_520
+    assert net_size(8, 23) == 2_035_800
+    assert net_size(1, 7) == 1
     # Theorem 11: the multisets are at most the sequences, |X|^m
     for k, m in itertools.product((2, 3, 8), (1, 5, 20)):
-        assert dplab.net_size(k, m) <= k**m
+        assert net_size(k, m) <= k**m
 
 
 @pytest.mark.parametrize(("k", "m"), [(1, 4), (2, 5), (3, 4), (4, 6), (5, 3)])
 def test_net_histograms_enumerate_every_database_of_size_m_once(k, m):
-    net = dplab.net_histograms(k, m)
-    assert net.dtype == np.int16 and net.shape == (dplab.net_size(k, m), k)
+    net = net_histograms(k, m)
+    assert net.dtype == np.int16 and net.shape == (net_size(k, m), k)
     # the independent enumeration: every multiset of m elements of X, as a histogram
     multisets = itertools.combinations_with_replacement(range(k), m)
     expected = {tuple(np.bincount(c, minlength=k)) for c in multisets}
@@ -35,50 +58,50 @@ def test_net_histograms_enumerate_every_database_of_size_m_once(k, m):
 
 def test_a_net_too_large_is_refused_with_its_size():
     with pytest.raises(ValueError, match="N = 2,035,800"):
-        dplab.net_histograms(8, 23, max_size=1_000_000)
+        net_histograms(8, 23, max_size=1_000_000)
 
 
 def test_sample_sizes_of_the_two_rules():
-    assert dplab.net_sample_size(256, 0.5) == 23  # ceil(ln 256 / 0.25) = ceil(22.18)
-    assert dplab.net_sample_size(256, 0.5, rule="chernoff") == 13
+    assert net_sample_size(256, 0.5) == 23  # ceil(ln 256 / 0.25) = ceil(22.18)
+    assert net_sample_size(256, 0.5, rule="chernoff") == 13
     for c, alpha in itertools.product((3, 10, 256, 10**6), (0.05, 0.2, 0.5, 0.9)):
-        m = dplab.net_sample_size(c, alpha, rule="chernoff")
-        assert dplab.lemma12_failure_bound(c, m, alpha) < 1  # the proof works at m ...
+        m = net_sample_size(c, alpha, rule="chernoff")
+        assert lemma12_failure_bound(c, m, alpha) < 1  # the proof works at m ...
         if m > 1:
-            assert dplab.lemma12_failure_bound(c, m - 1, alpha) >= 1  # ... and not below it
-        seed_m = dplab.net_sample_size(c, alpha)
-        assert seed_m >= m and dplab.lemma12_failure_bound(c, seed_m, alpha) <= 2 / c + 1e-12
-    assert dplab.net_alpha(256, 20) == pytest.approx(math.sqrt(math.log(256) / 20))
-    assert round(dplab.net_alpha(256, 20), 3) == 0.527
-    assert dplab.net_sample_size(256, dplab.net_alpha(256, 23) + 1e-12) == 23
+            assert lemma12_failure_bound(c, m - 1, alpha) >= 1  # ... and not below it
+        seed_m = net_sample_size(c, alpha)
+        assert seed_m >= m and lemma12_failure_bound(c, seed_m, alpha) <= 2 / c + 1e-12
+    assert net_alpha(256, 20) == pytest.approx(math.sqrt(math.log(256) / 20))
+    assert round(net_alpha(256, 20), 3) == 0.527
+    assert net_sample_size(256, net_alpha(256, 23) + 1e-12) == 23
 
 
 def test_scores_over_every_predicate_are_minus_the_total_variation_distance():
     """Over every predicate on X, max_Q |Q(D) - Q(D')| is the largest mass one subset can gain:
     half the L1 distance between the two normalised histograms."""
-    h = dplab.yrbss_universe_histogram(500, rng=4)
-    net = dplab.net_histograms(8, 6)
-    scores = dplab.net_scores(h, dplab.all_predicates(8), net)
+    h = yrbss_universe_histogram(500, rng=4)
+    net = net_histograms(8, 6)
+    scores = net_scores(h, all_predicates(8), net)
     tv = 0.5 * np.abs(net / 6 - h / h.sum()).sum(axis=1)
     np.testing.assert_allclose(-scores, tv, atol=1e-6)  # float32
 
 
 def test_scores_against_a_direct_loop_on_random_predicates():
     rng = np.random.default_rng(8)
-    q = dplab.random_predicates(30, 5, rng=rng)
+    q = random_predicates(30, 5, rng=rng)
     h = rng.integers(0, 9, size=5)
-    net = dplab.net_histograms(5, 4)
-    scores = dplab.net_scores(h, q, net)
+    net = net_histograms(5, 4)
+    scores = net_scores(h, q, net)
     for i in (0, 17, 69):
         direct = max(abs(q[j] @ h / h.sum() - q[j] @ net[i] / 4) for j in range(30))
         assert -scores[i] == pytest.approx(direct, abs=1e-6)
 
 
 def test_joint_sensitivity_by_brute_force_over_replaced_rows():
-    n, q = 50, dplab.all_predicates(8)
-    assert dplab.counting_queries_l1_sensitivity(q, n) == pytest.approx(128 / n)
+    n, q = 50, all_predicates(8)
+    assert counting_queries_l1_sensitivity(q, n) == pytest.approx(128 / n)
     rng = np.random.default_rng(1)
-    q = dplab.random_predicates(40, 6, rng=rng)
+    q = random_predicates(40, 6, rng=rng)
     base = rng.multinomial(n, np.full(6, 1 / 6))
     worst = 0.0
     for x, y in itertools.permutations(range(6), 2):  # replace a row x by a row y
@@ -87,27 +110,27 @@ def test_joint_sensitivity_by_brute_force_over_replaced_rows():
         other = base.copy()
         other[x] -= 1
         other[y] += 1
-        worst = max(worst, np.abs(dplab.counting_query_answers(q, base)
-                                  - dplab.counting_query_answers(q, other)).sum())
-    assert worst <= dplab.counting_queries_l1_sensitivity(q, n) + 1e-12
-    assert dplab.counting_query_sensitivity(n) == 1 / n
+        worst = max(worst, np.abs(counting_query_answers(q, base)
+                                  - counting_query_answers(q, other)).sum())
+    assert worst <= counting_queries_l1_sensitivity(q, n) + 1e-12
+    assert counting_query_sensitivity(n) == 1 / n
 
 
 def test_the_yrbss_universe_counts_every_student_once():
-    full = dplab.yrbss_universe_histogram()
+    full = yrbss_universe_histogram()
     assert full.sum() == 12_579 and full.size == 8
     table = dplab.load_yrbss()
     assert full[4:].sum() == np.sum(table["sex"] == "M")
-    sample = dplab.yrbss_universe_histogram(1000, rng=3)
+    sample = yrbss_universe_histogram(1000, rng=3)
     assert sample.sum() == 1000 and np.all(sample <= full)
 
 
 def test_lemma12_failure_rate_stays_below_its_union_bound():
-    h, q = dplab.yrbss_universe_histogram(1000, rng=2), dplab.all_predicates(8)
+    h, q = yrbss_universe_histogram(1000, rng=2), all_predicates(8)
     trials, m, alpha = 4000, 40, 0.2
-    errors = dplab.subsample_max_errors(h, q, m, trials=trials, rng=5)
+    errors = subsample_max_errors(h, q, m, trials=trials, rng=5)
     fails = int(np.sum(errors > alpha))
-    bound = dplab.lemma12_failure_bound(256, m, alpha)  # 2 * 256 * e^{-3.2} = 20.9: vacuous
+    bound = lemma12_failure_bound(256, m, alpha)  # 2 * 256 * e^{-3.2} = 20.9: vacuous
     assert bound > 1
     # a sharper independent check: one fixed predicate's error is a binomial deviation
     p = q[77] @ h / h.sum()
@@ -118,9 +141,9 @@ def test_lemma12_failure_rate_stays_below_its_union_bound():
 
 
 def test_per_query_failure_probability_of_a_subsample():
-    h, q = dplab.yrbss_universe_histogram(1000, rng=2), dplab.all_predicates(8)
+    h, q = yrbss_universe_histogram(1000, rng=2), all_predicates(8)
     m, alpha, trials = 30, 0.15, 20_000
-    exact = dplab.subsample_query_failure_probability(h, q, m, alpha)
+    exact = subsample_query_failure_probability(h, q, m, alpha)
     assert np.all(exact <= 2 * math.exp(-2 * m * alpha**2) + 1e-12)  # Chernoff, per query
     sub = np.random.default_rng(3).multinomial(m, h / h.sum(), size=trials)
     for j in (1, 77, 200):  # simulated per-query failure rates against the binomial formula
@@ -132,18 +155,18 @@ def test_per_query_failure_probability_of_a_subsample():
 def test_noisy_histogram_max_error_distribution_over_every_predicate():
     k, n, eps, trials = 8, 1000, 1.0, 40_000
     noise = dplab.laplace_mechanism(np.zeros(k), 2 / n, eps, size=trials, rng=9)
-    worst = np.abs(noise @ dplab.all_predicates(k).T.astype(float)).max(axis=1)  # every predicate, directly
+    worst = np.abs(noise @ all_predicates(k).T.astype(float)).max(axis=1)  # every predicate, directly
     for t in (0.005, 0.01, 0.02):
         inside = int(np.sum(worst <= t))
-        exact = dplab.noisy_histogram_max_error_cdf(t, k, n, eps)
+        exact = noisy_histogram_max_error_cdf(t, k, n, eps)
         assert dplab.proportion_ci(inside, trials, 0.999).contains(exact)
-    gamma_bound = dplab.noisy_histogram_max_error_bound(k, n, eps, 0.05)
-    assert dplab.noisy_histogram_max_error_cdf(gamma_bound, k, n, eps) >= 0.95  # ||Z||_1 bounds it
+    gamma_bound = noisy_histogram_max_error_bound(k, n, eps, 0.05)
+    assert noisy_histogram_max_error_cdf(gamma_bound, k, n, eps) >= 0.95  # ||Z||_1 bounds it
 
 
 def test_noisy_histogram_bound_holds_in_simulation():
     k, n, eps, beta, trials = 8, 1000, 1.0, 0.1, 20_000
-    bound = dplab.noisy_histogram_max_error_bound(k, n, eps, beta)
+    bound = noisy_histogram_max_error_bound(k, n, eps, beta)
     noise = dplab.laplace_mechanism(np.zeros(k), 2 / n, eps, size=trials, rng=6)
     worst = np.maximum(np.clip(noise, 0, None).sum(axis=1), -np.clip(noise, None, 0).sum(axis=1))
     fails = int(np.sum(worst > bound))
@@ -156,21 +179,21 @@ def test_covering_radius_is_the_worst_database_distance_to_the_net(k, m):
     """Brute force: every database D of size up to 2 k m (and at most 300,000 of each size)
     against every database of size m, over the class of every predicate (where max error is
     the total variation). m < |X|/2 included: there at most m cells can be rounded up."""
-    net = dplab.net_histograms(k, m).astype(float) / m
+    net = net_histograms(k, m).astype(float) / m
     worst = 0.0
     for size in range(1, 2 * k * m + 1):
-        if dplab.net_size(k, size) * net.shape[0] > 3_000_000:
+        if net_size(k, size) * net.shape[0] > 3_000_000:
             continue
-        d = dplab.net_histograms(k, size).astype(float) / size
+        d = net_histograms(k, size).astype(float) / size
         distance = 0.5 * np.abs(d[:, None, :] - net[None, :, :]).sum(axis=2)  # (databases, net)
         worst = max(worst, distance.min(axis=1).max())
-    assert worst == pytest.approx(dplab.net_covering_radius(k, m), abs=1e-12)
+    assert worst == pytest.approx(net_covering_radius(k, m), abs=1e-12)
 
 
 def test_histogram_bound_for_a_class_of_queries():
     k, n, eps, beta, trials = 64, 1000, 1.0, 0.05, 4000
-    q = dplab.random_predicates(500, k, rng=1).astype(float)
-    bound = dplab.noisy_histogram_max_error_bound(k, n, eps, beta, n_queries=500)
+    q = random_predicates(500, k, rng=1).astype(float)
+    bound = noisy_histogram_max_error_bound(k, n, eps, beta, n_queries=500)
     noise = dplab.laplace_mechanism(np.zeros(k), 2 / n, eps, size=trials, rng=2)
     fails = int(np.sum(np.abs(noise @ q.T).max(axis=1) > bound))
     assert dplab.proportion_ci(fails, trials, 0.999).consistent_with_upper_bound(beta)
@@ -182,37 +205,37 @@ def test_histogram_bound_for_a_class_of_queries():
 
 
 def test_bounds_in_closed_form():
-    assert dplab.net_mechanism_alpha(888_030, 1 / 1000, 1.0, 0.05) == pytest.approx(
+    assert net_mechanism_alpha(888_030, 1 / 1000, 1.0, 0.05) == pytest.approx(
         0.002 * (math.log(888_030) + math.log(20)))
-    assert dplab.net_error_bound(0.031, 888_030, 1 / 1000, 1.0, 0.05) == pytest.approx(
+    assert net_error_bound(0.031, 888_030, 1 / 1000, 1.0, 0.05) == pytest.approx(
         0.031 + 0.002 * (math.log(888_030) + math.log(20)))
-    assert dplab.net_size_bound(8, 256, 0.5) == pytest.approx(8 ** (math.log(256) / 0.25))
-    assert dplab.net_size_bound(10**6, 10**6, 0.01) == math.inf
+    assert net_size_bound(8, 256, 0.5) == pytest.approx(8 ** (math.log(256) / 0.25))
+    assert net_size_bound(10**6, 10**6, 0.01) == math.inf
 
 
 def test_net_mechanism_samples_the_exponential_distribution_over_the_net():
     h = np.array([3, 0, 5])
-    q = dplab.all_predicates(3)
-    net = dplab.net_histograms(3, 2)
+    q = all_predicates(3)
+    net = net_histograms(3, 2)
     eps = 2.0
-    scores = dplab.net_scores(h, q, net)
-    p = dplab.exponential_probabilities(scores.astype(float), 1 / 8, eps)
+    scores = net_scores(h, q, net)
+    p = exponential_probabilities(scores.astype(float), 1 / 8, eps)
     runs = 3000
     rng = np.random.default_rng(11)
-    picked = [dplab.net_mechanism(h, q, eps, m=2, rng=rng).histogram for _ in range(runs)]
+    picked = [dplab.net_mechanism.net_mechanism(h, q, eps, m=2, rng=rng).histogram for _ in range(runs)]
     index = {tuple(row): i for i, row in enumerate(net.tolist())}
     counts = np.bincount([index[tuple(r.tolist())] for r in picked], minlength=net.shape[0])
     assert stats.chisquare(counts, runs * p).pvalue > 0.001
 
 
 def test_net_mechanism_error_stays_within_the_non_vacuous_bound():
-    h, q = dplab.yrbss_universe_histogram(400, rng=9), dplab.all_predicates(8)
+    h, q = yrbss_universe_histogram(400, rng=9), all_predicates(8)
     eps, beta, m, runs = 0.1, 0.1, 4, 300
-    net = dplab.net_histograms(8, m)
-    opt = float(-dplab.net_scores(h, q, net).max())
-    bound = dplab.net_error_bound(opt, net.shape[0], 1 / 400, eps, beta)
+    net = net_histograms(8, m)
+    opt = float(-net_scores(h, q, net).max())
+    bound = net_error_bound(opt, net.shape[0], 1 / 400, eps, beta)
     rng = np.random.default_rng(12)
-    releases = [dplab.net_mechanism(h, q, eps, m=m, rng=rng) for _ in range(runs)]
+    releases = [dplab.net_mechanism.net_mechanism(h, q, eps, m=m, rng=rng) for _ in range(runs)]
     assert all(r.m == m and r.net_size == 330 and r.histogram.sum() == m for r in releases)
     errors = np.array([r.max_error for r in releases])
     assert np.all(errors >= opt - 1e-6) and np.unique(errors).size > 3  # float32 scores
@@ -221,22 +244,22 @@ def test_net_mechanism_error_stays_within_the_non_vacuous_bound():
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: dplab.net_histograms(8, 0), "m must be a positive integer, got m=0"),
-    (lambda: dplab.net_sample_size(256, 1.2), "alpha must be in \\(0, 1\\).*alpha=1.2"),
-    (lambda: dplab.net_sample_size(256, 0), "alpha must be finite and > 0, got alpha=0"),
-    (lambda: dplab.net_sample_size(2, 0.3), "n_queries >= 3, got n_queries=2"),
-    (lambda: dplab.net_sample_size(20, 0.3, rule="exact"), "rule must be one of"),
-    (lambda: dplab.net_scores([1, 2], np.zeros((0, 2)), [[1, 0]]), "queries must be a non-empty 2-d"),
-    (lambda: dplab.net_scores([1, 2], [[0, 2]], [[1, 0]]), "only 0 and 1.*queries\\[0, 1\\]=2"),
-    (lambda: dplab.net_scores([1, 2, 3], [[0, 1]], [[1, 0, 0]]), "one column per universe element \\(3\\)"),
-    (lambda: dplab.net_scores([0, 0], [[0, 1]], [[1, 0]]), "at least one row"),
-    (lambda: dplab.net_scores([1, -1], [[0, 1]], [[1, 0]]), "histogram\\[1\\]=-1"),
-    (lambda: dplab.net_mechanism([1, 2], [[0, 1]], 1.0), "exactly one of alpha and m"),
-    (lambda: dplab.net_mechanism([1, 2], [[0, 1]], 0.0, m=2), "epsilon=0"),
-    (lambda: dplab.net_mechanism([1, 2, 3, 4, 5, 6, 7, 8], dplab.all_predicates(8), 1.0, m=30,
+    (lambda: net_histograms(8, 0), "m must be a positive integer, got m=0"),
+    (lambda: net_sample_size(256, 1.2), "alpha must be in \\(0, 1\\).*alpha=1.2"),
+    (lambda: net_sample_size(256, 0), "alpha must be finite and > 0, got alpha=0"),
+    (lambda: net_sample_size(2, 0.3), "n_queries >= 3, got n_queries=2"),
+    (lambda: net_sample_size(20, 0.3, rule="exact"), "rule must be one of"),
+    (lambda: net_scores([1, 2], np.zeros((0, 2)), [[1, 0]]), "queries must be a non-empty 2-d"),
+    (lambda: net_scores([1, 2], [[0, 2]], [[1, 0]]), "only 0 and 1.*queries\\[0, 1\\]=2"),
+    (lambda: net_scores([1, 2, 3], [[0, 1]], [[1, 0, 0]]), "one column per universe element \\(3\\)"),
+    (lambda: net_scores([0, 0], [[0, 1]], [[1, 0]]), "at least one row"),
+    (lambda: net_scores([1, -1], [[0, 1]], [[1, 0]]), "histogram\\[1\\]=-1"),
+    (lambda: dplab.net_mechanism.net_mechanism([1, 2], [[0, 1]], 1.0), "exactly one of alpha and m"),
+    (lambda: dplab.net_mechanism.net_mechanism([1, 2], [[0, 1]], 0.0, m=2), "epsilon=0"),
+    (lambda: dplab.net_mechanism.net_mechanism([1, 2, 3, 4, 5, 6, 7, 8], all_predicates(8), 1.0, m=30,
                                  max_size=10**6), f"N = {math.comb(37, 30):,}"),
-    (lambda: dplab.all_predicates(20), "universe_size=20"),
-    (lambda: dplab.yrbss_universe_histogram(20_000), "n=20000"),
+    (lambda: all_predicates(20), "universe_size=20"),
+    (lambda: yrbss_universe_histogram(20_000), "n=20000"),
 ])
 def test_bad_input_names_the_parameter(call, message):
     with pytest.raises(ValueError, match=message):

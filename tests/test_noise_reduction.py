@@ -15,6 +15,15 @@ import pytest
 from scipy import stats
 
 import dplab
+from dplab.mechanisms import (
+    brownian_noise_reduction,
+    brownian_privacy_loss,
+    brownian_rho,
+    brownian_stopped_loss,
+    brownian_time,
+    laplace_noise_reduction,
+    laplace_noise_reduction_cost,
+)
 
 ALPHA = 1e-3  # KS significance per level
 EPSILONS = np.array([0.2, 0.5, 1.0, 2.0])
@@ -26,12 +35,12 @@ PATHS = 200_000
 
 @pytest.fixture(scope="module")
 def laplace_noise():
-    return dplab.laplace_noise_reduction(0.0, SENSITIVITY, EPSILONS, size=20_000, rng=11)
+    return laplace_noise_reduction(0.0, SENSITIVITY, EPSILONS, size=20_000, rng=11)
 
 
 @pytest.fixture(scope="module")
 def brownian_noise():
-    return dplab.brownian_noise_reduction(0.0, 1.0, TIMES, size=40_000, rng=21)
+    return brownian_noise_reduction(0.0, 1.0, TIMES, size=40_000, rng=21)
 
 
 def independent_laplace(epsilons, size, rng):
@@ -53,8 +62,8 @@ def ks_pvalues(noise, dist, scales):
 # --- shapes and seeds ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mechanism, schedule", [(dplab.laplace_noise_reduction, EPSILONS),
-                                                 (dplab.brownian_noise_reduction, TIMES)])
+@pytest.mark.parametrize("mechanism, schedule", [(laplace_noise_reduction, EPSILONS),
+                                                 (brownian_noise_reduction, TIMES)])
 def test_shapes_seeds_and_the_value_added(mechanism, schedule):
     m = len(schedule)
     assert mechanism(3.0, 1.0, schedule, rng=0).shape == (m,)
@@ -101,12 +110,12 @@ def test_independent_levels_pass_the_marginals_and_fail_the_coupling():
 
 
 def test_laplace_noise_reduction_cost_is_the_last_epsilon():
-    assert dplab.laplace_noise_reduction_cost(EPSILONS, 1) == 0.2
-    assert dplab.laplace_noise_reduction_cost(EPSILONS, 3) == 1.0
-    np.testing.assert_array_equal(dplab.laplace_noise_reduction_cost(EPSILONS, [1, 2, 4]), [0.2, 0.5, 2.0])
-    assert isinstance(dplab.laplace_noise_reduction_cost(EPSILONS, 2), float)
+    assert laplace_noise_reduction_cost(EPSILONS, 1) == 0.2
+    assert laplace_noise_reduction_cost(EPSILONS, 3) == 1.0
+    np.testing.assert_array_equal(laplace_noise_reduction_cost(EPSILONS, [1, 2, 4]), [0.2, 0.5, 2.0])
+    assert isinstance(laplace_noise_reduction_cost(EPSILONS, 2), float)
     # versus independent releases, which pay the sum: 0.2 + 0.5 + 1.0 for three answers
-    assert dplab.laplace_noise_reduction_cost(EPSILONS, 3) < EPSILONS[:3].sum()
+    assert laplace_noise_reduction_cost(EPSILONS, 3) < EPSILONS[:3].sum()
 
 
 # --- Brownian noise reduction -------------------------------------------------------------
@@ -148,21 +157,21 @@ def test_the_path_is_the_brownian_bridge_traced_backwards():
     for i in range(1, len(TIMES)):
         t_prev, t = TIMES[i - 1], TIMES[i]
         w[:, i] = t / t_prev * w[:, i - 1] + math.sqrt(t * (t_prev - t) / t_prev) * z[:, i]
-    np.testing.assert_allclose(dplab.brownian_noise_reduction(0.0, 1.0, TIMES, size=n, rng=5), w,
+    np.testing.assert_allclose(brownian_noise_reduction(0.0, 1.0, TIMES, size=n, rng=5), w,
                                rtol=1e-12, atol=1e-12)
     # the times are the variances: the sensitivity does not scale the noise
-    np.testing.assert_array_equal(dplab.brownian_noise_reduction(0.0, 7.0, TIMES, size=n, rng=5),
-                                  dplab.brownian_noise_reduction(0.0, 1.0, TIMES, size=n, rng=5))
+    np.testing.assert_array_equal(brownian_noise_reduction(0.0, 7.0, TIMES, size=n, rng=5),
+                                  brownian_noise_reduction(0.0, 1.0, TIMES, size=n, rng=5))
 
 
 # --- Brownian theory ----------------------------------------------------------------------
 
 
 def test_rho_and_time_are_inverse():
-    assert dplab.brownian_rho(2.0, 4.0) == 0.5
-    np.testing.assert_allclose(dplab.brownian_rho(1.0, TIMES), 1 / (2 * TIMES))
-    np.testing.assert_allclose(dplab.brownian_time(1.0, dplab.brownian_rho(1.0, TIMES)), TIMES)
-    times = dplab.brownian_time(1.0, RHOS)
+    assert brownian_rho(2.0, 4.0) == 0.5
+    np.testing.assert_allclose(brownian_rho(1.0, TIMES), 1 / (2 * TIMES))
+    np.testing.assert_allclose(brownian_time(1.0, brownian_rho(1.0, TIMES)), TIMES)
+    times = brownian_time(1.0, RHOS)
     assert np.all(np.diff(times) < 0) and times[0] == pytest.approx(5.0) and times[-1] == pytest.approx(0.5)
 
 
@@ -172,30 +181,30 @@ def test_privacy_loss_is_the_gaussian_log_density_ratio_of_d_against_d_plus_delt
     noise = np.random.default_rng(8).normal(0, np.sqrt(time), size=(500, 3))
     y = value + noise  # outputs drawn under D, f(D) = value; f(D') = value + Delta
     direct = stats.norm.logpdf(y, value, np.sqrt(time)) - stats.norm.logpdf(y, value + sens, np.sqrt(time))
-    loss = dplab.brownian_privacy_loss(noise, time, sens)
+    loss = brownian_privacy_loss(noise, time, sens)
     np.testing.assert_allclose(loss, direct, atol=1e-10)
     np.testing.assert_allclose(loss, sens**2 / (2 * time) - sens * noise / time, atol=1e-12)
     for t in time:
-        np.testing.assert_allclose(dplab.brownian_privacy_loss(noise[:, 0], t, sens),
+        np.testing.assert_allclose(brownian_privacy_loss(noise[:, 0], t, sens),
                                    dplab.gaussian_privacy_loss(noise[:, 0], math.sqrt(t), sens), atol=1e-12)
-    assert isinstance(dplab.brownian_privacy_loss(0.3, 2.0, 1.0), float)
+    assert isinstance(brownian_privacy_loss(0.3, 2.0, 1.0), float)
 
 
 def test_stopping_rules_stop_where_they_say():
-    times = dplab.brownian_time(1.0, RHOS)
-    path = dplab.brownian_noise_reduction(1.0, 1.0, times, size=2000, rng=3)
-    stopped_time, loss = dplab.brownian_stopped_loss(1.0, 1.0, times, 1.5, size=2000, rng=3)  # same paths
+    times = brownian_time(1.0, RHOS)
+    path = brownian_noise_reduction(1.0, 1.0, times, size=2000, rng=3)
+    stopped_time, loss = brownian_stopped_loss(1.0, 1.0, times, 1.5, size=2000, rng=3)  # same paths
     crossed = path >= 1.5
     first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), len(times) - 1)
     np.testing.assert_array_equal(stopped_time, times[first])
     noise = path[np.arange(2000), first] - 1.0
-    np.testing.assert_allclose(loss, dplab.brownian_privacy_loss(noise, times[first], 1.0), atol=1e-9)
-    never, _ = dplab.brownian_stopped_loss(1.0, 1.0, times, lambda y, t: np.zeros(y.shape, bool),
+    np.testing.assert_allclose(loss, brownian_privacy_loss(noise, times[first], 1.0), atol=1e-9)
+    never, _ = brownian_stopped_loss(1.0, 1.0, times, lambda y, t: np.zeros(y.shape, bool),
                                            size=50, rng=0)
     assert np.all(never == times[-1])
-    at_fourth, _ = dplab.brownian_stopped_loss(1.0, 1.0, times, lambda y, t: t <= times[3], size=50, rng=0)
+    at_fourth, _ = brownian_stopped_loss(1.0, 1.0, times, lambda y, t: t <= times[3], size=50, rng=0)
     assert np.all(at_fourth == times[3])
-    one_t, one_l = dplab.brownian_stopped_loss(1.0, 1.0, times, 1.5, rng=0)
+    one_t, one_l = brownian_stopped_loss(1.0, 1.0, times, 1.5, rng=0)
     assert isinstance(one_t, float) and isinstance(one_l, float)
 
 
@@ -204,12 +213,12 @@ def stopped(request):
     """(rho_T, L) for 2 x 10^5 Brownian noise reductions of the count 1 (Delta = 1, rho from 0.1
     to 1), each stopped by its own outputs: once y >= 1.5, or once y > 1.5 sqrt(t)."""
     rule = 1.5 if request.param == "threshold" else (lambda y, t: y > 1.5 * np.sqrt(t))
-    times = dplab.brownian_time(1.0, RHOS)
-    stopped_time, loss = dplab.brownian_stopped_loss(1.0, 1.0, times, rule, size=PATHS, rng=2024)
+    times = brownian_time(1.0, RHOS)
+    stopped_time, loss = brownian_stopped_loss(1.0, 1.0, times, rule, size=PATHS, rng=2024)
     # the stop is genuinely random: at least three times each taken by >= 5% of the paths
     _, counts = np.unique(stopped_time, return_counts=True)
     assert np.sum(counts >= 0.05 * PATHS) >= 3
-    return dplab.brownian_rho(1.0, stopped_time), loss
+    return brownian_rho(1.0, stopped_time), loss
 
 
 @pytest.mark.parametrize("lambda_", [0.5, 1.0])
@@ -232,10 +241,10 @@ def test_martingale_identity_fails_for_wrong_losses(stopped, lambda_):
 
 def test_martingale_identity_fails_when_the_stop_peeks_at_the_future():
     # choosing, in hindsight, the time with the largest exp(L - 2 rho) is not a stopping time
-    times = dplab.brownian_time(1.0, RHOS)
-    noise = dplab.brownian_noise_reduction(0.0, 1.0, times, size=PATHS, rng=7)
-    rho = dplab.brownian_rho(1.0, times)
-    martingale = np.exp(dplab.brownian_privacy_loss(noise, times, 1.0) - 2 * rho)
+    times = brownian_time(1.0, RHOS)
+    noise = brownian_noise_reduction(0.0, 1.0, times, size=PATHS, rng=7)
+    rho = brownian_rho(1.0, times)
+    martingale = np.exp(brownian_privacy_loss(noise, times, 1.0) - 2 * rho)
     assert dplab.mean_ci(martingale[:, -1], 0.999).contains(1.0)  # a fixed time is a stopping time
     assert dplab.mean_ci(martingale.max(axis=1), 0.999).low > 1
 
@@ -288,4 +297,4 @@ BNR, STOP = "brownian_noise_reduction", "brownian_stopped_loss"
 ])
 def test_bad_input_names_the_parameter_and_value(name, args, kwargs, error, match):
     with pytest.raises(error, match=match):
-        getattr(dplab, name)(*args, **kwargs)
+        getattr(dplab.mechanisms, name)(*args, **kwargs)

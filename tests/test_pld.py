@@ -10,18 +10,20 @@ import pytest
 from scipy import stats
 
 import dplab
+from dplab.accounting import gdp_limit_mu, optimal_composition
+from dplab.promises import tradeoff_discrete, tradeoff_gdp
 
 
 def test_issue_reference_laplace_k1000():
     """k = 1000 Laplace mechanisms of eps0 = 0.1 at delta = 1e-6: 18.95 by PLD, against 19.34
     (KOV), 20.55 (zCDP, CKS), 27.14 (advanced), 100 (basic)."""
-    pess = dplab.laplace_pld(0.1).compose(1000, accuracy=0.1)
-    opt = dplab.laplace_pld(0.1, pessimistic=False).compose(1000)
+    pess = dplab.Laplace(1.0, 0.1).pld().compose(1000, accuracy=0.1)
+    opt = dplab.Laplace(1.0, 0.1).pld(pessimistic=False).compose(1000)
     high, low = pess.epsilon(1e-6), opt.epsilon(1e-6)
     assert low <= high <= low + pess.rounding_bound
     assert high == pytest.approx(18.95, rel=0.005)
     assert (
-        high < dplab.optimal_composition(0.1, 1000, 1e-6) < dplab.zcdp_to_approx_dp(5.0, 1e-6, method="cks")
+        high < optimal_composition(0.1, 1000, 1e-6) < dplab.zcdp_to_approx_dp(5.0, 1e-6, method="cks")
     )
     assert pess.delta(high) == pytest.approx(1e-6, rel=1e-9)
 
@@ -42,8 +44,8 @@ def test_never_below_dp_accounting(optional_module):
         for pessimistic in (True, False)
     }
     for delta in (1e-3, 1e-6, 1e-9):
-        ours_high = dplab.laplace_pld(0.1).compose(1000).epsilon(delta)
-        ours_low = dplab.laplace_pld(0.1, pessimistic=False).compose(1000).epsilon(delta)
+        ours_high = dplab.Laplace(1.0, 0.1).pld().compose(1000).epsilon(delta)
+        ours_low = dplab.Laplace(1.0, 0.1).pld(pessimistic=False).compose(1000).epsilon(delta)
         assert ours_high >= theirs[False].get_epsilon_for_delta(delta) - 1e-9
         assert ours_low <= theirs[True].get_epsilon_for_delta(delta) + 1e-9
         assert ours_high - theirs[True].get_epsilon_for_delta(delta) < 0.01
@@ -60,8 +62,8 @@ def test_gaussian_composition_brackets_the_closed_form(k, eps):
         if eps > 0
         else 2 * stats.norm.cdf(math.sqrt(k) * mu / 2) - 1
     )  # total variation at eps = 0
-    high = dplab.gaussian_pld(mu, step=1e-3).compose(k).delta(eps)
-    low = dplab.gaussian_pld(mu, step=1e-3, pessimistic=False).compose(k).delta(eps)
+    high = dplab.Gaussian.from_mu(mu).pld(step=1e-3).compose(k).delta(eps)
+    low = dplab.Gaussian.from_mu(mu).pld(step=1e-3, pessimistic=False).compose(k).delta(eps)
     assert low - 1e-12 <= exact <= high + 1e-12
     assert high - low < 0.01
 
@@ -70,8 +72,8 @@ def test_randomized_response_composition_is_kov():
     """k-fold randomized response on a grid that holds its losses exactly is the optimal
     composition theorem (computed there as a binomial sum, here by FFT)."""
     for step in (1e-3, 1e-4):
-        rr = dplab.randomized_response_pld(0.1, step=step).compose(1000)
-        assert rr.epsilon(1e-6) == pytest.approx(dplab.optimal_composition(0.1, 1000, 1e-6), abs=1e-6)
+        rr = dplab.RandomizedResponse(0.1).pld(step=step).compose(1000)
+        assert rr.epsilon(1e-6) == pytest.approx(optimal_composition(0.1, 1000, 1e-6), abs=1e-6)
 
 
 def test_monte_carlo_of_the_mechanism_itself():
@@ -83,26 +85,26 @@ def test_monte_carlo_of_the_mechanism_itself():
     y = rng.laplace(0.0, b, size=(200_000, k))
     losses = ((np.abs(y - 1) - np.abs(y)) / b).sum(axis=1)
     est = dplab.mean_ci(np.maximum(0.0, -np.expm1(eps - losses)), confidence=0.999)
-    high = dplab.laplace_pld(0.2, step=1e-3).compose(k).delta(eps)
-    low = dplab.laplace_pld(0.2, step=1e-3, pessimistic=False).compose(k).delta(eps)
+    high = dplab.Laplace(1.0, 0.2).pld(step=1e-3).compose(k).delta(eps)
+    low = dplab.Laplace(1.0, 0.2).pld(step=1e-3, pessimistic=False).compose(k).delta(eps)
     assert est.low <= high and low <= est.high
 
 
 def test_pmf_sums_and_kl():
     for pessimistic in (True, False):
-        lap = dplab.laplace_pld(0.5, step=1e-4, pessimistic=pessimistic)
+        lap = dplab.Laplace(1.0, 0.5).pld(step=1e-4, pessimistic=pessimistic)
         assert lap.pmf.sum() + lap.infinity_mass == pytest.approx(1.0, abs=1e-12)
         assert lap.mean() == pytest.approx(lap.kl, abs=1e-4) and lap.kl == pytest.approx(
             0.5 + math.exp(-0.5) - 1
         )
-        gauss = dplab.gaussian_pld(1.0, pessimistic=pessimistic)
+        gauss = dplab.Gaussian.from_mu(1.0).pld(pessimistic=pessimistic)
         assert gauss.pmf.sum() + gauss.infinity_mass == pytest.approx(1.0, abs=1e-12)
         assert gauss.mean() == pytest.approx(0.5, abs=1e-4)
 
 
 def test_gdp_limit():
-    assert dplab.gdp_limit_mu(dplab.gaussian_pld(0.3), 100) == pytest.approx(3.0, abs=1e-3)
-    assert dplab.gdp_limit_mu(dplab.laplace_pld(0.1), 1000) == pytest.approx(
+    assert gdp_limit_mu(dplab.Gaussian.from_mu(0.3).pld(), 100) == pytest.approx(3.0, abs=1e-3)
+    assert gdp_limit_mu(dplab.Laplace(1.0, 0.1).pld(), 1000) == pytest.approx(
         math.sqrt(2000 * (0.1 + math.exp(-0.1) - 1)), abs=1e-3
     )
 
@@ -112,45 +114,46 @@ def test_composed_laplace_approaches_its_gaussian_limit():
     stays 1) give an epsilon(1e-3) ever closer to the Gaussian limit's."""
     gaps = []
     for k in (4, 16, 64, 256):
-        step = dplab.laplace_pld(1 / math.sqrt(k), step=1e-4)
-        mu = dplab.gdp_limit_mu(step, k)
-        gaussian = dplab.gaussian_pld(mu, step=1e-4).epsilon(1e-3)
+        step = dplab.Laplace(1.0, 1 / math.sqrt(k)).pld(step=1e-4)
+        mu = gdp_limit_mu(step, k)
+        gaussian = dplab.Gaussian.from_mu(mu).pld(step=1e-4).epsilon(1e-3)
         gaps.append(abs(step.compose(k).epsilon(1e-3) - gaussian))
     assert all(b < a for a, b in zip(gaps, gaps[1:], strict=False)) and gaps[-1] < 0.05, gaps
 
 
 def test_infinite_losses_and_edges():
-    g = dplab.gaussian_pld(1.0, tail=1e-3)
+    g = dplab.Gaussian.from_mu(1.0).pld(tail=1e-3)
     assert g.infinity_mass == pytest.approx(1e-3)
     assert g.epsilon(1e-4) == math.inf
     assert g.compose(3).infinity_mass == pytest.approx(1 - (1 - 1e-3) ** 3)
-    assert dplab.laplace_pld(1.0).epsilon(0.9) == 0.0  # the total variation is below 0.9
+    assert dplab.Laplace(1.0, 1.0).pld().epsilon(0.9) == 0.0  # the total variation is below 0.9
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="k must be"):
-        dplab.laplace_pld(0.1).compose(0)
+        dplab.Laplace(1.0, 0.1).pld().compose(0)
     with pytest.raises(ValueError, match="step must be"):
-        dplab.laplace_pld(0.1, step=0.0)
+        dplab.Laplace(1.0, 0.1).pld(step=0.0)
     with pytest.raises(
         ValueError, match=r"step=0.001 is too coarse for accuracy=0.1 with k=1000: .* step <= 0.0001"
     ):
-        dplab.laplace_pld(0.1, step=1e-3).compose(1000, accuracy=0.1)
+        dplab.Laplace(1.0, 0.1).pld(step=1e-3).compose(1000, accuracy=0.1)
     with pytest.raises(ValueError, match=r"needs \d+ grid points"):
-        dplab.laplace_pld(1.0, step=1e-6).compose(100)
+        dplab.Laplace(1.0, 1.0).pld(step=1e-6).compose(100)
     with pytest.raises(ValueError, match="delta must be in"):
-        dplab.laplace_pld(0.1).epsilon(1.5)
+        dplab.Laplace(1.0, 0.1).pld().epsilon(1.5)
     with pytest.raises(ValueError, match="epsilon must be"):
-        dplab.laplace_pld(0.1).delta(-1.0)
+        dplab.Laplace(1.0, 0.1).pld().delta(-1.0)
     with pytest.raises(ValueError, match="mu must be"):
-        dplab.gaussian_pld(0.0)
+        dplab.Gaussian.from_mu(0.0)
     with pytest.raises(TypeError, match="pld must be a PrivacyLossDistribution"):
-        dplab.gdp_limit_mu(0.5, 3)
+        gdp_limit_mu(0.5, 3)
 
 
 def test_gdp_limit_of_a_composed_pld_counts_its_steps():
-    ten = dplab.laplace_pld(0.1).compose(10)
-    assert dplab.gdp_limit_mu(ten, 100) == pytest.approx(dplab.gdp_limit_mu(dplab.laplace_pld(0.1), 1000))
+    ten = dplab.Laplace(1.0, 0.1).pld().compose(10)
+    one = dplab.Laplace(1.0, 0.1).pld()
+    assert gdp_limit_mu(ten, 100) == pytest.approx(gdp_limit_mu(one, 1000))
 
 
 def test_the_window_loses_nothing_visible():
@@ -158,7 +161,7 @@ def test_the_window_loses_nothing_visible():
     convolution (one long FFT, no wrap-around) must agree on it, and have no mass outside."""
     from scipy import fft
 
-    one = dplab.laplace_pld(0.1, step=1e-3)
+    one = dplab.Laplace(1.0, 0.1).pld(step=1e-3)
     composed = one.compose(400)
     full_size = 400 * (len(one.pmf) - 1) + 1
     assert len(composed.pmf) < full_size
@@ -177,17 +180,47 @@ def test_tradeoff_of_a_pld_brackets_the_closed_forms():
     of its two binomial counts (computed here by tradeoff_discrete)."""
     alpha = np.linspace(0, 1, 501)
     for eps in (0.5, 1.0, 3.0):
-        exact = dplab.tradeoff_laplace(alpha, 1 / eps)
-        low = dplab.laplace_pld(eps, step=1e-4).tradeoff(alpha)
-        high = dplab.laplace_pld(eps, step=1e-4, pessimistic=False).tradeoff(alpha)
+        exact = dplab.Laplace(1.0, eps).tradeoff(alpha)
+        low = dplab.Laplace(1.0, eps).pld(step=1e-4).tradeoff(alpha)
+        high = dplab.Laplace(1.0, eps).pld(step=1e-4, pessimistic=False).tradeoff(alpha)
         assert np.all(low <= exact + 1e-12) and np.all(exact <= high + 1e-12)
         assert np.max(high - low) < 2e-4 * eps  # one step of loss moves the curve by about that
-    gauss = dplab.gaussian_pld(0.5, step=1e-4).compose(16)
-    assert np.max(np.abs(gauss.tradeoff(alpha) - dplab.tradeoff_gaussian(alpha, 2.0))) < 1e-3
+    gauss = dplab.Gaussian.from_mu(0.5).pld(step=1e-4).compose(16)
+    assert np.max(np.abs(gauss.tradeoff(alpha) - tradeoff_gdp(alpha, 2.0))) < 1e-3
     keep = math.exp(1) / (1 + math.exp(1))
     counts = np.arange(6)
     p, q = stats.binom.pmf(counts, 5, 1 - keep), stats.binom.pmf(counts, 5, keep)
-    rr = dplab.randomized_response_pld(1.0).compose(5)
-    assert rr.tradeoff(alpha) == pytest.approx(dplab.tradeoff_discrete(alpha, p, q), abs=1e-9)
+    rr = dplab.RandomizedResponse(1.0).pld().compose(5)
+    assert rr.tradeoff(alpha) == pytest.approx(tradeoff_discrete(alpha, p, q), abs=1e-9)
     with pytest.raises(ValueError, match=r"alpha must lie in \[0, 1\], got alpha=1.5"):
         rr.tradeoff([0.5, 1.5])
+
+
+def _gdp_epsilon(mu: float, delta: float) -> float:
+    """The exact epsilon(delta) of mu-GDP, solved here in log space from Balle & Wang's
+    delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu), independently of dplab."""
+    from scipy import optimize, special
+
+    def log_delta(eps):
+        a = special.log_ndtr(mu / 2 - eps / mu)
+        return a + math.log1p(-math.exp(eps + special.log_ndtr(-mu / 2 - eps / mu) - a))
+
+    return optimize.brentq(lambda e: log_delta(e) - math.log(delta), 1e-6, 50 * mu * mu, xtol=1e-9)
+
+
+@pytest.mark.parametrize(("mu", "k"), [(2.0, 1000), (40.0, 1)])
+def test_epsilon_above_709_is_not_capped(mu, k):
+    """catches: epsilon(delta) computed with e^L, which overflows above L = 709.78 and returned
+    709.783 for a true 2,268.77 (1,000 Gaussians of mu = 2 at 1e-5; external review): the
+    pessimistic epsilon must stay at or above the truth and the optimistic one at or below it."""
+    import warnings
+
+    step = 1e-2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way either
+        high = dplab.Gaussian.from_mu(mu).pld(step=step).compose(k)
+        low = dplab.Gaussian.from_mu(mu).pld(step=step, pessimistic=False).compose(k)
+        for delta in (1e-5, 1e-9):
+            exact = _gdp_epsilon(mu * math.sqrt(k), delta)
+            assert exact > 709.8
+            assert low.epsilon(delta) <= exact <= high.epsilon(delta) <= exact + high.rounding_bound

@@ -1,4 +1,4 @@
-"""Reconstruction attacks and the bounds on them (dplab/reconstruction.py).
+"""Reconstruction attacks and the bounds on them (dplab/py).
 
 Statistical checks use fixed seeds and intervals at 99.9% (mean_ci / proportion_ci); the
 approximate least-squares formula is held to a stated approximation tolerance.
@@ -13,6 +13,30 @@ import pytest
 from scipy import optimize, stats
 
 import dplab
+from dplab.accounting import approx_dp_to_zcdp
+from dplab.mechanisms import randomized_response_guess
+from dplab.reconstruction import (
+    adversarial_answers,
+    all_subset_queries,
+    answer_noise_sd,
+    answer_queries,
+    answer_queries_dp,
+    argmax_guess_success,
+    bmi_bits,
+    dp_answer_noise,
+    dp_guessing_bound,
+    exhaustive_attack,
+    gdp_guessing_bound,
+    grade_reconstruction,
+    least_squares_attack,
+    lp_attack,
+    ls_queries_needed,
+    ls_recovery_exact,
+    ls_recovery_theory,
+    reconstruction_challenge,
+    reconstruction_robustness_bound,
+    subset_queries,
+)
 
 LEVEL = 0.999
 
@@ -25,44 +49,44 @@ def _secret(n, seed=0):
 
 
 def test_queries_are_random_halves_and_all_subsets_are_all_of_them():
-    a = dplab.subset_queries(400, 300, rng=1)
+    a = subset_queries(400, 300, rng=1)
     assert a.shape == (400, 300) and a.dtype == np.uint8
     assert dplab.proportion_ci(int(a.sum()), a.size, LEVEL).contains(0.5)
-    q = dplab.all_subset_queries(5)
+    q = all_subset_queries(5)
     assert q.shape == (32, 5) and len({tuple(r) for r in q}) == 32
 
 
 def test_answers_have_the_noise_they_claim():
-    a = dplab.subset_queries(20_000, 10, rng=1)
+    a = subset_queries(20_000, 10, rng=1)
     x = _secret(10)
     truth = a @ x
     for noise, scale in (("uniform", 3.0), ("gaussian", 2.0), ("laplace", 1.5)):
-        e = dplab.answer_queries(a, x, noise=noise, scale=scale, rng=2) - truth
-        sd = dplab.answer_noise_sd(noise, scale)
+        e = answer_queries(a, x, noise=noise, scale=scale, rng=2) - truth
+        sd = answer_noise_sd(noise, scale)
         # the variance's interval from the squared errors (finite fourth moments)
         assert dplab.mean_ci(e**2, LEVEL).contains(sd**2), noise
-    e = dplab.answer_queries(a, x, noise="uniform", scale=3.0, rng=3) - truth
+    e = answer_queries(a, x, noise="uniform", scale=3.0, rng=3) - truth
     assert np.max(np.abs(e)) <= 3.0
 
 
 def test_noiseless_answers_give_the_secret_to_every_attack():
     x = _secret(40)
-    a = dplab.subset_queries(80, 40, rng=4)
+    a = subset_queries(80, 40, rng=4)
     y = a @ x.astype(float)
-    assert np.array_equal(dplab.least_squares_attack(a, y), x)
-    assert np.array_equal(dplab.lp_attack(a, y), x)
-    assert dplab.least_squares_attack(a, y).dtype == np.uint8
+    assert np.array_equal(least_squares_attack(a, y), x)
+    assert np.array_equal(lp_attack(a, y), x)
+    assert least_squares_attack(a, y).dtype == np.uint8
 
 
 def test_least_squares_recovery_matches_the_exact_conditional_value():
     # Gaussian noise: given A, bit i is right with probability Phi(1/(2 sigma sqrt(v_i))) exactly;
     # the mean share over 300 independent noise draws must contain its mean over i.
     n, m, sigma = 200, 400, 0.6 * math.sqrt(200) / math.sqrt(3)
-    a = dplab.subset_queries(m, n, rng=5)
+    a = subset_queries(m, n, rng=5)
     x = _secret(n, 5)
-    shares = [np.mean(dplab.least_squares_attack(a, dplab.answer_queries(a, x, noise="gaussian", scale=sigma,
+    shares = [np.mean(least_squares_attack(a, answer_queries(a, x, noise="gaussian", scale=sigma,
                                                                           rng=r)) == x) for r in range(300)]
-    exact = dplab.ls_recovery_exact(a, sigma)
+    exact = ls_recovery_exact(a, sigma)
     assert 0.7 < exact < 0.9
     assert dplab.mean_ci(shares, LEVEL).contains(exact), (np.mean(shares), exact)
     # an independent computation of the same formula
@@ -75,31 +99,31 @@ def test_the_least_squares_formula_approximates_the_exact_value(ratio):
     # Phi(sqrt(m - n)/(4 sigma)) replaces each v_i by 4/(m - n); at n = 300, m = 600 the two
     # differ by about 3e-4 (measured): the stated approximation tolerance is 0.005.
     n, m = 300, 600
-    sd = dplab.answer_noise_sd("uniform", ratio * math.sqrt(n))
-    a = dplab.subset_queries(m, n, rng=6)
-    theory = dplab.ls_recovery_theory(n, m, sd)
-    assert abs(theory - dplab.ls_recovery_exact(a, sd)) <= 0.005
+    sd = answer_noise_sd("uniform", ratio * math.sqrt(n))
+    a = subset_queries(m, n, rng=6)
+    theory = ls_recovery_theory(n, m, sd)
+    assert abs(theory - ls_recovery_exact(a, sd)) <= 0.005
     assert theory == pytest.approx(stats.norm.cdf(math.sqrt(3) / (4 * ratio)), rel=1e-12)
 
 
 def test_queries_needed_inverts_the_formula():
-    m = dplab.ls_queries_needed(400, 5.0, 0.95)
-    assert dplab.ls_recovery_theory(400, round(m), 5.0) == pytest.approx(0.95, abs=1e-3)
+    m = ls_queries_needed(400, 5.0, 0.95)
+    assert ls_recovery_theory(400, round(m), 5.0) == pytest.approx(0.95, abs=1e-3)
     with pytest.raises(ValueError, match="share must lie in"):
-        dplab.ls_queries_needed(400, 5.0, 0.4)
+        ls_queries_needed(400, 5.0, 0.4)
 
 
 def test_uniform_noise_follows_the_formula_too():
     # uniform noise: the estimate's error is a weighted sum of 600 uniforms (Gaussian in the limit);
     # the mean share over 100 draws, within its 99.9% interval widened by the 0.005 tolerance.
     n, m = 300, 600
-    a = dplab.subset_queries(m, n, rng=7)
+    a = subset_queries(m, n, rng=7)
     x = _secret(n, 7)
     e = 0.5 * math.sqrt(n)
-    shares = [np.mean(dplab.least_squares_attack(a, dplab.answer_queries(a, x, scale=e, rng=r)) == x)
+    shares = [np.mean(least_squares_attack(a, answer_queries(a, x, scale=e, rng=r)) == x)
               for r in range(100)]
     ci = dplab.mean_ci(shares, LEVEL)
-    theory = dplab.ls_recovery_theory(n, m, dplab.answer_noise_sd("uniform", e))
+    theory = ls_recovery_theory(n, m, answer_noise_sd("uniform", e))
     assert ci.low - 0.005 <= theory <= ci.high + 0.005, (ci, theory)
 
 
@@ -107,59 +131,59 @@ def test_l1_decoding_survives_gross_errors_that_break_least_squares():
     # Dwork, McSherry & Talwar 2007: with m = 4n queries, 10% of the answers replaced by garbage
     n, m = 60, 240
     x = _secret(n, 8)
-    a = dplab.subset_queries(m, n, rng=8)
+    a = subset_queries(m, n, rng=8)
     y = a @ x.astype(float)
     bad = np.random.default_rng(8).choice(m, m // 10, replace=False)
     y[bad] += 100.0
-    assert np.mean(dplab.lp_attack(a, y) == x) >= 0.99
-    assert np.mean(dplab.least_squares_attack(a, y) == x) < 0.9
+    assert np.mean(lp_attack(a, y) == x) >= 0.99
+    assert np.mean(least_squares_attack(a, y) == x) < 0.9
 
 
 def test_feasibility_decoding_satisfies_the_bound_and_is_weaker_than_l1():
     n, m = 200, 400
     x = _secret(n, 9)
-    a = dplab.subset_queries(m, n, rng=9)
+    a = subset_queries(m, n, rng=9)
     e = 0.25 * math.sqrt(n)
     l1, feasible = [], []
     for r in range(3):
-        y = dplab.answer_queries(a, x, scale=e, rng=r)
-        l1.append(np.mean(dplab.lp_attack(a, y) == x))
-        feasible.append(np.mean(dplab.lp_attack(a, y, objective="feasible", bound=e) == x))
+        y = answer_queries(a, x, scale=e, rng=r)
+        l1.append(np.mean(lp_attack(a, y) == x))
+        feasible.append(np.mean(lp_attack(a, y, objective="feasible", bound=e) == x))
     assert min(feasible) > 0.6 and np.mean(feasible) < np.mean(l1)
     with pytest.raises(ValueError, match="bound"):
-        dplab.lp_attack(a, dplab.answer_queries(a, x, scale=e, rng=0), objective="feasible", bound=0.01)
+        lp_attack(a, answer_queries(a, x, scale=e, rng=0), objective="feasible", bound=0.01)
 
 
 def test_the_exhaustive_attack_is_within_4e_bits_even_against_an_adversary():
     n = 10
-    q = dplab.all_subset_queries(n)
+    q = all_subset_queries(n)
     for seed in range(5):
         x = _secret(n, seed)
         for e in (0.5, 1.0, 2.0):
-            for y in (dplab.answer_queries(q, x, scale=e, rng=seed),
-                      dplab.adversarial_answers(q, x, e, rng=seed)[0]):
-                c = dplab.exhaustive_attack(y, n, e)
+            for y in (answer_queries(q, x, scale=e, rng=seed),
+                      adversarial_answers(q, x, e, rng=seed)[0]):
+                c = exhaustive_attack(y, n, e)
                 assert np.max(np.abs(q @ c - y)) <= e
                 assert np.sum(c != x) <= 4 * e
     x = _secret(n)
-    assert np.array_equal(dplab.exhaustive_attack(q @ x.astype(float), n, 0.0), x)
+    assert np.array_equal(exhaustive_attack(q @ x.astype(float), n, 0.0), x)
 
 
 def test_the_adversary_answers_within_its_bound_and_fools_every_attack():
     n, m = 100, 200
     x = _secret(n, 10)
-    a = dplab.subset_queries(m, n, rng=10)
+    a = subset_queries(m, n, rng=10)
     for e in (0.5 * math.sqrt(n), math.sqrt(n)):
-        y, decoy = dplab.adversarial_answers(a, x, e, rng=1)
+        y, decoy = adversarial_answers(a, x, e, rng=1)
         assert np.max(np.abs(y - a @ x)) <= e
         assert np.array_equal(y, a @ decoy.astype(float))
         assert np.sum(decoy != x) > 0
-        assert np.array_equal(dplab.least_squares_attack(a, y), decoy)  # A has full column rank
-    one = np.sum(dplab.adversarial_answers(a, x, math.sqrt(n), rng=2)[1] != x)
-    best = np.sum(dplab.adversarial_answers(a, x, math.sqrt(n), tries=10, rng=2)[1] != x)
+        assert np.array_equal(least_squares_attack(a, y), decoy)  # A has full column rank
+    one = np.sum(adversarial_answers(a, x, math.sqrt(n), rng=2)[1] != x)
+    best = np.sum(adversarial_answers(a, x, math.sqrt(n), tries=10, rng=2)[1] != x)
     assert best >= one  # the first of the ten tries is the single try's decoy
-    more = np.sum(dplab.adversarial_answers(a, x, math.sqrt(n), rng=1)[1] != x)
-    fewer = np.sum(dplab.adversarial_answers(a, x, 0.5 * math.sqrt(n), rng=1)[1] != x)
+    more = np.sum(adversarial_answers(a, x, math.sqrt(n), rng=1)[1] != x)
+    fewer = np.sum(adversarial_answers(a, x, 0.5 * math.sqrt(n), rng=1)[1] != x)
     assert more > fewer
 
 
@@ -168,20 +192,20 @@ def test_the_adversary_answers_within_its_bound_and_fools_every_attack():
 
 def test_dp_noise_spends_exactly_the_budget():
     m, eps, delta = 500, 2.0, 1e-6
-    assert dplab.dp_answer_noise(m, eps) == ("laplace", m / eps)
-    kind, b = dplab.dp_answer_noise(m, eps, delta=delta, split="advanced")
+    assert dp_answer_noise(m, eps) == ("laplace", m / eps)
+    kind, b = dp_answer_noise(m, eps, delta=delta, split="advanced")
     assert kind == "laplace"
     assert dplab.advanced_composition(1 / b, m, delta)[0] == pytest.approx(eps, rel=1e-9)
-    kind, sigma = dplab.dp_answer_noise(m, eps, delta=delta, split="zcdp")
+    kind, sigma = dp_answer_noise(m, eps, delta=delta, split="zcdp")
     rho = m * 1 / (2 * sigma**2)  # m queries of sensitivity 1, each rho_j = 1/(2 sigma^2)
     assert kind == "gaussian" and dplab.zcdp_to_approx_dp(rho, delta) == pytest.approx(eps, rel=1e-9)
 
 
 def test_dp_answers_have_the_split_noise():
-    a = dplab.subset_queries(4000, 5, rng=11)
+    a = subset_queries(4000, 5, rng=11)
     x = _secret(5)
-    y = dplab.answer_queries_dp(a, x, 50.0, delta=1e-6, split="zcdp", rng=1)
-    sigma = dplab.dp_answer_noise(4000, 50.0, delta=1e-6, split="zcdp")[1]
+    y = answer_queries_dp(a, x, 50.0, delta=1e-6, split="zcdp", rng=1)
+    sigma = dp_answer_noise(4000, 50.0, delta=1e-6, split="zcdp")[1]
     assert dplab.mean_ci((y - a @ x) ** 2, LEVEL).contains(sigma**2)
 
 
@@ -201,7 +225,7 @@ def _best_test_over_the_dp_region(eps, delta, kappa):
 @pytest.mark.parametrize("eps,delta,kappa", [(1.0, 0.0, 0.5), (0.5, 0.0, 0.3), (2.0, 1e-3, 0.3),
                                              (0.1, 0.05, 0.9), (3.0, 0.0, 0.05)])
 def test_the_guessing_bound_is_the_best_test_dp_allows(eps, delta, kappa):
-    assert dplab.dp_guessing_bound(eps, delta, prior=kappa) == pytest.approx(
+    assert dp_guessing_bound(eps, delta, prior=kappa) == pytest.approx(
         _best_test_over_the_dp_region(eps, delta, kappa), abs=1e-9)
 
 
@@ -214,8 +238,8 @@ def test_randomized_response_attains_the_guessing_bound():
     keep = rng.random(draws) < math.exp(eps) / (1 + math.exp(eps))
     report = np.where(keep, bits, 1 - bits)
     success = dplab.proportion_ci(int(np.sum(report == bits)), draws, LEVEL)
-    assert success.contains(dplab.dp_guessing_bound(eps))
-    assert dplab.dp_guessing_bound(1.0) == pytest.approx(0.7310585786, abs=1e-9)
+    assert success.contains(dp_guessing_bound(eps))
+    assert dp_guessing_bound(1.0) == pytest.approx(0.7310585786, abs=1e-9)
 
 
 @pytest.mark.parametrize("mu,kappa", [(1.0, 0.5), (1.0, 0.3), (2.5, 0.1)])
@@ -226,13 +250,13 @@ def test_the_gaussian_guessing_bound_is_the_bayes_attackers_success(mu, kappa):
     y = mu * bits + rng.standard_normal(draws)
     # the Bayes attacker: guess 1 where kappa phi(y - mu) > (1 - kappa) phi(y)
     guess = (np.log(kappa) + stats.norm.logpdf(y - mu) > np.log(1 - kappa) + stats.norm.logpdf(y)).astype(int)
-    bound = dplab.gdp_guessing_bound(mu, prior=kappa)
+    bound = gdp_guessing_bound(mu, prior=kappa)
     assert dplab.proportion_ci(int(np.sum(guess == bits)), draws, LEVEL).contains(bound)
     # and no threshold does better (a grid search over thresholds of the exact success)
     t = np.linspace(-10, 10, 200_001)
     best = np.max((1 - kappa) * stats.norm.cdf(t) + kappa * stats.norm.sf(t - mu))
     assert bound == pytest.approx(best, abs=1e-8)
-    assert dplab.gdp_guessing_bound(math.sqrt(2 * 0.5)) == pytest.approx(stats.norm.cdf(math.sqrt(0.5 / 2)))
+    assert gdp_guessing_bound(math.sqrt(2 * 0.5)) == pytest.approx(stats.norm.cdf(math.sqrt(0.5 / 2)))
 
 
 @pytest.mark.parametrize("k", [2, 4, 10, 100])
@@ -246,7 +270,7 @@ def test_reconstruction_robustness_holds_for_k_ary_attacks(k):
     other = (secret + rng.integers(1, k, draws)) % k
     report = np.where(keep, secret, other)
     rr = dplab.proportion_ci(int(np.sum(report == secret)), draws, LEVEL)
-    bound = dplab.reconstruction_robustness_bound(1 / k, epsilon=eps)
+    bound = reconstruction_robustness_bound(1 / k, epsilon=eps)
     assert rr.contains(math.exp(eps) / (math.exp(eps) + k - 1))
     assert rr.consistent_with_upper_bound(bound)
     assert math.exp(eps) / (math.exp(eps) + k - 1) <= bound
@@ -255,29 +279,29 @@ def test_reconstruction_robustness_holds_for_k_ary_attacks(k):
     y = rng.standard_normal((draws, k))
     y[np.arange(draws), secret] += mu / math.sqrt(2)
     gdp = dplab.proportion_ci(int(np.sum(np.argmax(y, axis=1) == secret)), draws, LEVEL)
-    assert gdp.consistent_with_upper_bound(dplab.reconstruction_robustness_bound(1 / k, mu=mu))
+    assert gdp.consistent_with_upper_bound(reconstruction_robustness_bound(1 / k, mu=mu))
 
 
 def test_robustness_is_looser_than_the_bit_bound_and_exact_at_its_formulas():
-    assert dplab.reconstruction_robustness_bound(0.5, epsilon=1.0) == pytest.approx(1 - math.exp(-1) / 2)
-    assert dplab.reconstruction_robustness_bound(0.01, epsilon=1.0, delta=1e-3) == pytest.approx(
+    assert reconstruction_robustness_bound(0.5, epsilon=1.0) == pytest.approx(1 - math.exp(-1) / 2)
+    assert reconstruction_robustness_bound(0.01, epsilon=1.0, delta=1e-3) == pytest.approx(
         math.e * 0.01 + 1e-3)
-    assert dplab.reconstruction_robustness_bound(0.1, mu=1.0) == pytest.approx(
+    assert reconstruction_robustness_bound(0.1, mu=1.0) == pytest.approx(
         stats.norm.cdf(stats.norm.ppf(0.1) + 1.0))
     for eps in (0.1, 1.0, 3.0):
-        assert dplab.reconstruction_robustness_bound(0.5, epsilon=eps) >= dplab.dp_guessing_bound(eps)
-    assert dplab.reconstruction_robustness_bound(0.5, mu=1.0) >= dplab.gdp_guessing_bound(1.0)
+        assert reconstruction_robustness_bound(0.5, epsilon=eps) >= dp_guessing_bound(eps)
+    assert reconstruction_robustness_bound(0.5, mu=1.0) >= gdp_guessing_bound(1.0)
 
 
 def test_least_squares_on_dp_answers_stays_under_the_bound():
     n, m = 200, 400
     x = _secret(n, 15)
-    a = dplab.subset_queries(m, n, rng=15)
+    a = subset_queries(m, n, rng=15)
     for eps in (1.0, 30.0):
-        shares = [np.mean(dplab.least_squares_attack(a, dplab.answer_queries_dp(
+        shares = [np.mean(least_squares_attack(a, answer_queries_dp(
             a, x, eps, delta=1e-6, split="zcdp", rng=r)) == x) for r in range(30)]
-        rho = dplab.approx_dp_to_zcdp(eps, 1e-6)
-        bound = dplab.gdp_guessing_bound(math.sqrt(2 * rho))
+        rho = approx_dp_to_zcdp(eps, 1e-6)
+        bound = gdp_guessing_bound(math.sqrt(2 * rho))
         assert dplab.mean_ci(shares, LEVEL).consistent_with_upper_bound(bound)
 
 
@@ -285,32 +309,32 @@ def test_least_squares_on_dp_answers_stays_under_the_bound():
 
 
 def test_the_challenge_shares_its_allowance_never_replays_noise_and_grades():
-    one = dplab.reconstruction_challenge("threshold", seed=3)
-    two = dplab.reconstruction_challenge("threshold", seed=3)  # the same secret, not a new budget
-    a = dplab.subset_queries(512, 256, rng=0)
+    one = reconstruction_challenge("threshold", seed=3)
+    two = reconstruction_challenge("threshold", seed=3)  # the same secret, not a new budget
+    a = subset_queries(512, 256, rng=0)
     first = one.ask(a[:10])
     again = two.ask(a[:10])
     assert not np.allclose(first, again)  # two oracles' noise would cancel if it were replayed
     assert one.asked == two.asked == 20
     assert one.remaining == 492
     with pytest.raises(ValueError, match="allows 512 queries: 20 asked, 600 more"):
-        one.ask(dplab.subset_queries(600, 256, rng=0))
+        one.ask(subset_queries(600, 256, rng=0))
     assert one.asked == 20
     y = np.concatenate([first, one.ask(a[10:100]), one.ask(a[100:502])])
-    assert one.remaining == 0 and dplab.reconstruction_challenge("threshold", seed=3).remaining == 0
-    assert dplab.reconstruction_challenge("threshold", seed=30).remaining == 512
+    assert one.remaining == 0 and reconstruction_challenge("threshold", seed=3).remaining == 0
+    assert reconstruction_challenge("threshold", seed=30).remaining == 512
     secret = one._bits  # the honour system: a test may look
     assert np.array_equal(secret, two._bits)
-    attempt = dplab.grade_reconstruction("threshold", dplab.least_squares_attack(a[:502], y), seed=3)
+    attempt = grade_reconstruction("threshold", least_squares_attack(a[:502], y), seed=3)
     assert 0.65 < attempt.correct < 0.95  # theory about 0.80 at m = 502; sd of 256 bits about 0.025
-    grade = dplab.grade_reconstruction("threshold", secret, seed=3)
+    grade = grade_reconstruction("threshold", secret, seed=3)
     assert grade.correct == 1.0 and grade.bound is None
     assert grade.theory == pytest.approx(stats.norm.cdf(math.sqrt(256) * math.sqrt(3) / (4 * 8)))
-    wrong = dplab.grade_reconstruction("threshold", 1 - secret, seed=3)
+    wrong = grade_reconstruction("threshold", 1 - secret, seed=3)
     assert wrong.correct == 0.0 and "0.0% of 256 bits" in str(wrong)
-    dp = dplab.grade_reconstruction("dp, eps = 1", np.zeros(256, dtype=int), seed=3)
+    dp = grade_reconstruction("dp, eps = 1", np.zeros(256, dtype=int), seed=3)
     assert dp.bound is not None and dp.bound < 0.55 and "no attacker can expect more" in str(dp)
-    assert not np.array_equal(dplab.reconstruction_challenge("threshold", seed=4)._bits, secret)
+    assert not np.array_equal(reconstruction_challenge("threshold", seed=4)._bits, secret)
 
 
 def test_the_success_formulas_of_the_k_ary_attacks_match_simulation():
@@ -321,13 +345,13 @@ def test_the_success_formulas_of_the_k_ary_attacks_match_simulation():
         y = rng.standard_normal((draws, k))
         y[np.arange(draws), z] += 1.5 / math.sqrt(2)
         hits = int(np.sum(np.argmax(y, axis=1) == z))
-        assert dplab.proportion_ci(hits, draws, LEVEL).contains(dplab.argmax_guess_success(1.5, k))
-    assert dplab.argmax_guess_success(1.5, 2) == pytest.approx(stats.norm.cdf(1.5 / 2), abs=1e-9)
-    assert dplab.randomized_response_guess(1.0, 2) == pytest.approx(dplab.dp_guessing_bound(1.0))
+        assert dplab.proportion_ci(hits, draws, LEVEL).contains(argmax_guess_success(1.5, k))
+    assert argmax_guess_success(1.5, 2) == pytest.approx(stats.norm.cdf(1.5 / 2), abs=1e-9)
+    assert randomized_response_guess(1.0, 2) == pytest.approx(dp_guessing_bound(1.0))
 
 
 def test_bmi_bits_are_the_real_column():
-    bits = dplab.bmi_bits(12_579, rng=0)
+    bits = bmi_bits(12_579, rng=0)
     assert int(bits.sum()) == int(np.sum(dplab.body_mass_index(dplab.load_yrbss()) >= 25))
 
 
@@ -335,31 +359,31 @@ def test_bmi_bits_are_the_real_column():
 
 
 @pytest.mark.parametrize("call,match", [
-    (lambda: dplab.subset_queries(0, 10), "n_queries must be a positive integer, got n_queries=0"),
-    (lambda: dplab.subset_queries(10, 0), "n_bits must be a positive integer, got n_bits=0"),
-    (lambda: dplab.bmi_bits(20_000), "n_bits must be at most the table's 12579 rows, got n_bits=20000"),
-    (lambda: dplab.answer_queries(np.ones((3, 4)), np.ones(5), scale=1.0), "width 4"),
-    (lambda: dplab.answer_queries(np.ones((3, 5)), np.ones(5), scale=-1.0), "scale must be .*scale=-1.0"),
-    (lambda: dplab.answer_queries(np.ones((3, 5)), np.ones(5), noise="cauchy", scale=1.0),
+    (lambda: subset_queries(0, 10), "n_queries must be a positive integer, got n_queries=0"),
+    (lambda: subset_queries(10, 0), "n_bits must be a positive integer, got n_bits=0"),
+    (lambda: bmi_bits(20_000), "n_bits must be at most the table's 12579 rows, got n_bits=20000"),
+    (lambda: answer_queries(np.ones((3, 4)), np.ones(5), scale=1.0), "width 4"),
+    (lambda: answer_queries(np.ones((3, 5)), np.ones(5), scale=-1.0), "scale must be .*scale=-1.0"),
+    (lambda: answer_queries(np.ones((3, 5)), np.ones(5), noise="cauchy", scale=1.0),
      "noise must be one of"),
-    (lambda: dplab.answer_queries(np.ones((3, 5)), np.full(5, 2), scale=1.0), "bits must be .* 0s and 1s"),
-    (lambda: dplab.least_squares_attack(np.ones((3, 5)), np.ones(4)), "answers must be 3 finite numbers"),
-    (lambda: dplab.lp_attack(np.ones((3, 5)), np.ones(3), objective="feasible"), "bound=None"),
-    (lambda: dplab.lp_attack(np.ones((3, 5)), np.ones(3), objective="l2"), "objective must be one of"),
-    (lambda: dplab.exhaustive_attack(np.ones(4), 2, -1.0), "bound must be .*bound=-1.0"),
-    (lambda: dplab.all_subset_queries(20), "n_bits must be <= 14"),
-    (lambda: dplab.dp_answer_noise(10, 1.0, delta=1e-6), "split='basic' is pure"),
-    (lambda: dplab.dp_answer_noise(10, 1.0, split="zcdp"), "needs a delta"),
-    (lambda: dplab.dp_answer_noise(10, 0.0), "epsilon must be .*epsilon=0.0"),
-    (lambda: dplab.ls_recovery_theory(100, 100, 1.0), "n_queries must exceed n_bits"),
-    (lambda: dplab.ls_recovery_exact(np.ones((3, 5)), 1.0), "at least as many queries as bits"),
-    (lambda: dplab.dp_guessing_bound(1.0, prior=1.0), "prior must be in \\(0, 1\\), got prior=1.0"),
-    (lambda: dplab.reconstruction_robustness_bound(0.5), "exactly one of epsilon and mu"),
-    (lambda: dplab.reconstruction_robustness_bound(0.0, mu=1.0), "kappa must be in"),
-    (lambda: dplab.reconstruction_challenge("expert", seed=1), "level must be one of"),
-    (lambda: dplab.reconstruction_challenge("warm-up", seed=-1), "seed must be an int >= 0, got seed=-1"),
-    (lambda: dplab.grade_reconstruction("warm-up", np.zeros(10), seed=1), "guess must have 64 bits"),
-    (lambda: dplab.reconstruction_challenge("warm-up", seed=1).ask(np.ones(10)), "width 10"),
+    (lambda: answer_queries(np.ones((3, 5)), np.full(5, 2), scale=1.0), "bits must be .* 0s and 1s"),
+    (lambda: least_squares_attack(np.ones((3, 5)), np.ones(4)), "answers must be 3 finite numbers"),
+    (lambda: lp_attack(np.ones((3, 5)), np.ones(3), objective="feasible"), "bound=None"),
+    (lambda: lp_attack(np.ones((3, 5)), np.ones(3), objective="l2"), "objective must be one of"),
+    (lambda: exhaustive_attack(np.ones(4), 2, -1.0), "bound must be .*bound=-1.0"),
+    (lambda: all_subset_queries(20), "n_bits must be <= 14"),
+    (lambda: dp_answer_noise(10, 1.0, delta=1e-6), "split='basic' is pure"),
+    (lambda: dp_answer_noise(10, 1.0, split="zcdp"), "needs a delta"),
+    (lambda: dp_answer_noise(10, 0.0), "epsilon must be .*epsilon=0.0"),
+    (lambda: ls_recovery_theory(100, 100, 1.0), "n_queries must exceed n_bits"),
+    (lambda: ls_recovery_exact(np.ones((3, 5)), 1.0), "at least as many queries as bits"),
+    (lambda: dp_guessing_bound(1.0, prior=1.0), "prior must be in \\(0, 1\\), got prior=1.0"),
+    (lambda: reconstruction_robustness_bound(0.5), "exactly one of epsilon and mu"),
+    (lambda: reconstruction_robustness_bound(0.0, mu=1.0), "kappa must be in"),
+    (lambda: reconstruction_challenge("expert", seed=1), "level must be one of"),
+    (lambda: reconstruction_challenge("warm-up", seed=-1), "seed must be an int >= 0, got seed=-1"),
+    (lambda: grade_reconstruction("warm-up", np.zeros(10), seed=1), "guess must have 64 bits"),
+    (lambda: reconstruction_challenge("warm-up", seed=1).ask(np.ones(10)), "width 10"),
 ])
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises((ValueError, TypeError), match=match):

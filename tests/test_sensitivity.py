@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import accounting, bmi, sensitivity
 
-BMI_UNIVERSE, TWEET_UNIVERSE = dplab.BMI_UNIVERSE, dplab.TWEET_UNIVERSE
-f1, f2, first_words = dplab.bmi_f1, dplab.bmi_f2, dplab.first_words
+BMI_UNIVERSE, TWEET_UNIVERSE = bmi.BMI_UNIVERSE, bmi.TWEET_UNIVERSE
+f1, f2, first_words = bmi.bmi_f1, bmi.bmi_f2, bmi.first_words
 
 COUNT_UNIVERSE = [{"x": 0.0}, {"x": 1.0}]
 
@@ -22,7 +23,7 @@ COUNT_UNIVERSE = [{"x": 0.0}, {"x": 1.0}]
 def test_bmi_sensitivities(neighbours, expected):
     queries = {"f1": f1, "f2": f2, "cells": dplab.bmi_cells, "answers": dplab.bmi_true_answers}
     for name, query in queries.items():
-        assert dplab.l1_sensitivity(query, BMI_UNIVERSE, 3, neighbours) == expected[name], name
+        assert sensitivity.l1_sensitivity(query, BMI_UNIVERSE, 3, neighbours) == expected[name], name
 
 
 def test_count_and_sum_sensitivity():
@@ -32,46 +33,46 @@ def test_count_and_sum_sensitivity():
     def total(t):
         return np.sum(t["x"])
 
-    assert dplab.l1_sensitivity(count, COUNT_UNIVERSE, 4) == 1
-    assert dplab.l1_sensitivity(count, COUNT_UNIVERSE, 4, "replace") == 1
+    assert sensitivity.l1_sensitivity(count, COUNT_UNIVERSE, 4) == 1
+    assert sensitivity.l1_sensitivity(count, COUNT_UNIVERSE, 4, "replace") == 1
     universe = [{"x": v} for v in (-2.0, 0.5, 3.0)]
-    assert dplab.l1_sensitivity(total, universe, 3) == 3.0  # add/remove: max |x|
-    assert dplab.l1_sensitivity(total, universe, 3, "replace") == 5.0  # replace: max - min
+    assert sensitivity.l1_sensitivity(total, universe, 3) == 3.0  # add/remove: max |x|
+    assert sensitivity.l1_sensitivity(total, universe, 3, "replace") == 5.0  # replace: max - min
 
 
 def test_neighbouring_pairs_are_counted_exactly():
     # add/remove with u types and at most m rows: one pair per (table of < m rows, type)
     u, m = 3, 2
-    pairs = list(dplab.neighbouring_tables([{"x": i} for i in range(u)], m))
+    pairs = list(sensitivity.neighbouring_tables([{"x": i} for i in range(u)], m))
     assert len(pairs) == sum(math.comb(u + s - 1, s) for s in range(m)) * u
     assert all(sum(b) == sum(a) + 1 for a, b in pairs)
-    replace = list(dplab.neighbouring_tables([{"x": i} for i in range(u)], m, "replace"))
+    replace = list(sensitivity.neighbouring_tables([{"x": i} for i in range(u)], m, "replace"))
     assert all(sum(a) == sum(b) and sum(abs(x - y) for x, y in zip(a, b, strict=True)) == 2
                for a, b in replace)
 
 
 def test_stability():
-    bmi_transform = dplab.bmi_transform
-    assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3) == 1
-    assert dplab.stability(bmi_transform, BMI_UNIVERSE, 3, "replace") == 1
+    bmi_transform = bmi.bmi_transform
+    assert sensitivity.stability(bmi_transform, BMI_UNIVERSE, 3) == 1
+    assert sensitivity.stability(bmi_transform, BMI_UNIVERSE, 3, "replace") == 1
     for k in (1, 2, 3):
-        assert dplab.stability(first_words(k), TWEET_UNIVERSE, 2) == k
+        assert sensitivity.stability(first_words(k), TWEET_UNIVERSE, 2) == k
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="neighbours must be one of"):
-        dplab.l1_sensitivity(f1, BMI_UNIVERSE, 2, "swap")
+        sensitivity.l1_sensitivity(f1, BMI_UNIVERSE, 2, "swap")
     with pytest.raises(ValueError, match="empty universe"):
-        dplab.l1_sensitivity(f1, [], 2)
+        sensitivity.l1_sensitivity(f1, [], 2)
     with pytest.raises(ValueError, match="max_rows must be a positive integer"):
-        dplab.l1_sensitivity(f1, BMI_UNIVERSE, 0)
+        sensitivity.l1_sensitivity(f1, BMI_UNIVERSE, 0)
     with pytest.raises(ValueError, match="same columns"):
-        dplab.l1_sensitivity(f1, [{"a": 1}, {"b": 2}], 2)
+        sensitivity.l1_sensitivity(f1, [{"a": 1}, {"b": 2}], 2)
 
 
 def test_histogram_sensitivity_is_what_brute_force_finds():
-    for neighbours in dplab.NEIGHBOURS:
-        assert dplab.histogram_sensitivity(neighbours) == dplab.l1_sensitivity(
+    for neighbours in accounting.Neighbours:
+        assert sensitivity.histogram_sensitivity(neighbours) == sensitivity.l1_sensitivity(
             dplab.bmi_cells, BMI_UNIVERSE, 3, neighbours)
 
 

@@ -7,8 +7,9 @@ import pytest
 from scipy import stats
 
 import dplab
+from dplab import simulate
 
-ScaledErrors, standard_errors = dplab.ScaledErrors, dplab.standard_errors
+ScaledErrors, standard_errors = dplab.ScaledErrors, simulate.standard_errors
 
 
 def test_proportion_ci_is_clopper_pearson():
@@ -70,20 +71,21 @@ def test_quantile_ci_contains_the_true_quantile():
 
 
 def test_standard_draw_is_cached_read_only_and_seeded():
-    z = dplab.standard_draw("laplace", (100, 3), 7)
-    assert np.shares_memory(z, dplab.standard_draw("laplace", (100, 3), 7))  # one cached copy
+    z = simulate.standard_draw("laplace", (100, 3), 7)
+    assert np.shares_memory(z, simulate.standard_draw("laplace", (100, 3), 7))  # one cached copy
     np.testing.assert_array_equal(z, np.random.default_rng(7).laplace(0, 1, size=(100, 3)))
     with pytest.raises(ValueError, match="read-only"):
         z[0, 0] = 1.0
     with pytest.raises(ValueError, match="WRITEABLE"):
         z.flags.writeable = True
-    assert np.shares_memory(dplab.standard_draw("gaussian", 4, 1), dplab.standard_draw("gaussian", (4,), 1))
+    draw = simulate.standard_draw
+    assert np.shares_memory(draw("gaussian", 4, 1), draw("gaussian", (4,), 1))
     errs = standard_errors("gaussian", 50, seed=2).standard_abs
     with pytest.raises(ValueError, match="WRITEABLE"):
         errs.flags.writeable = True
     for bad in (None, -1, 1.5):
         with pytest.raises(ValueError, match="seed must be an int >= 0"):
-            dplab.standard_draw("laplace", 3, bad)
+            simulate.standard_draw("laplace", 3, bad)
 
 
 def test_bonferroni_confidence():
@@ -94,7 +96,7 @@ def test_bonferroni_confidence():
 
 
 def test_uniform_standard_noise_is_bounded_with_variance_one_third():
-    z = dplab.standard_noise("uniform", 200_000, rng=3)
+    z = simulate.standard_noise("uniform", 200_000, rng=3)
     assert np.all(np.abs(z) <= 1.0)
     assert dplab.mean_ci(z**2, 0.999).contains(1 / 3)
     np.testing.assert_array_equal(z, np.random.default_rng(3).uniform(-1.0, 1.0, 200_000))

@@ -10,6 +10,14 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab.smooth_sensitivity import (
+    median_global_sensitivity,
+    median_local_sensitivity,
+    median_release_smooth,
+    median_sensitivity_at_distance,
+    median_smooth_sensitivity,
+    smooth_beta,
+)
 
 GRID = (0.0, 1.0, 2.0, 3.0, 4.0)
 
@@ -34,8 +42,8 @@ def test_sensitivity_at_distance_is_the_largest_local_sensitivity_nearby(n):
     for x in [databases[i] for i in rng.choice(len(databases), 40, replace=False)]:
         for k in range(n + 1):
             nearby = max(local[y] for y in databases if sum(a != b for a, b in zip(x, y, strict=True)) <= k)
-            assert dplab.median_sensitivity_at_distance(x, 0, 4, k) == nearby, (x, k)
-        assert dplab.median_local_sensitivity(x, 0, 4) == local[x]
+            assert median_sensitivity_at_distance(x, 0, 4, k) == nearby, (x, k)
+        assert median_local_sensitivity(x, 0, 4) == local[x]
 
 
 def test_smooth_sensitivity_is_the_max_over_distances_and_is_smooth():
@@ -44,36 +52,36 @@ def test_smooth_sensitivity_is_the_max_over_distances_and_is_smooth():
     for _ in range(200):
         n = int(rng.integers(1, 12))
         x = rng.integers(0, 5, n).astype(float)
-        s = dplab.median_smooth_sensitivity(x, 0, 4, beta)
-        direct = max(math.exp(-k * beta) * dplab.median_sensitivity_at_distance(x, 0, 4, k)
+        s = median_smooth_sensitivity(x, 0, 4, beta)
+        direct = max(math.exp(-k * beta) * median_sensitivity_at_distance(x, 0, 4, k)
                      for k in range(n + 2))
         assert s == pytest.approx(direct, rel=1e-12)
-        assert s >= dplab.median_local_sensitivity(x, 0, 4)
+        assert s >= median_local_sensitivity(x, 0, 4)
         y = x.copy()
         y[rng.integers(n)] = rng.integers(0, 5)  # a neighbour: one value replaced
-        assert s <= math.exp(beta) * dplab.median_smooth_sensitivity(y, 0, 4, beta) * (1 + 1e-12)
+        assert s <= math.exp(beta) * median_smooth_sensitivity(y, 0, 4, beta) * (1 + 1e-12)
 
 
 def test_global_sensitivity_is_attained_by_a_neighbouring_pair():
     """high - low: 3 values at 0 and 4 at 4 (median 4); replace one 4 by 0: median 0."""
     x = [0, 0, 0, 4, 4, 4, 4]
     y = [0, 0, 0, 0, 4, 4, 4]
-    assert lower_median(x) - lower_median(y) == dplab.median_global_sensitivity(0, 4) == 4.0
+    assert lower_median(x) - lower_median(y) == median_global_sensitivity(0, 4) == 4.0
 
 
 def test_ties_give_local_sensitivity_zero_and_a_neighbour_changes_it():
     """Why local sensitivity leaks: on tied data it is 0, one replacement makes it positive."""
     x = [1.0, 2.0, 2.0, 2.0, 3.0]
-    assert dplab.median_local_sensitivity(x, 0, 4) == 0.0
-    assert dplab.median_local_sensitivity([1.0, 2.0, 2.0, 3.0, 3.0], 0, 4) == 1.0
+    assert median_local_sensitivity(x, 0, 4) == 0.0
+    assert median_local_sensitivity([1.0, 2.0, 2.0, 3.0, 3.0], 0, 4) == 1.0
 
 
 def test_release_scale_and_beta():
     x = np.repeat(np.arange(5.0), 20)
-    beta = dplab.smooth_beta(1.0, 1e-6)
+    beta = smooth_beta(1.0, 1e-6)
     assert beta == pytest.approx(1 / (2 * math.log(2e6)))
-    scale = 2 * dplab.median_smooth_sensitivity(x, 0, 4, beta) / 1.0
-    draws = dplab.median_release_smooth(x, 0, 4, 1.0, 1e-6, size=200_000, rng=3) - 2.0
+    scale = 2 * median_smooth_sensitivity(x, 0, 4, beta) / 1.0
+    draws = median_release_smooth(x, 0, 4, 1.0, 1e-6, size=200_000, rng=3) - 2.0
     # the mean absolute error of Laplace(scale) is scale: 99.9% interval from the sample
     estimate = dplab.mean_ci(np.abs(draws), 0.999)
     assert estimate.contains(scale)
@@ -81,15 +89,15 @@ def test_release_scale_and_beta():
 
 def test_bad_input():
     with pytest.raises(ValueError, match="low and high must be finite with low < high, got low=4, high=4"):
-        dplab.median_smooth_sensitivity([1, 2], 4, 4, 0.1)
+        median_smooth_sensitivity([1, 2], 4, 4, 0.1)
     with pytest.raises(ValueError, match="at least one value"):
-        dplab.median_local_sensitivity([], 0, 1)
+        median_local_sensitivity([], 0, 1)
     with pytest.raises(ValueError, match="beta"):
-        dplab.median_smooth_sensitivity([1, 2], 0, 4, 0.0)
+        median_smooth_sensitivity([1, 2], 0, 4, 0.0)
     with pytest.raises(ValueError, match="delta must be in \\(0, 1\\) for smooth sensitivity, got delta=0.0"):
-        dplab.smooth_beta(1.0, 0.0)
+        smooth_beta(1.0, 0.0)
     with pytest.raises(ValueError, match="NaN"):
-        dplab.median_local_sensitivity([1.0, float("nan")], 0, 4)
+        median_local_sensitivity([1.0, float("nan")], 0, 4)
 
 
 @pytest.mark.parametrize("beta", [0.002, 0.05, 1.0])
@@ -97,5 +105,5 @@ def test_divide_and_conquer_equals_the_direct_maximum_on_larger_data(beta):
     """300 values with ties and gaps: the O(n log n) search against max over every k of e^-k beta A_k."""
     rng = np.random.default_rng(4)
     x = np.round(rng.normal(2.0, 0.7, 300), 1)
-    direct = max(math.exp(-k * beta) * dplab.median_sensitivity_at_distance(x, 0, 4, k) for k in range(302))
-    assert dplab.median_smooth_sensitivity(x, 0, 4, beta) == pytest.approx(direct, rel=1e-12)
+    direct = max(math.exp(-k * beta) * median_sensitivity_at_distance(x, 0, 4, k) for k in range(302))
+    assert median_smooth_sensitivity(x, 0, 4, beta) == pytest.approx(direct, rel=1e-12)

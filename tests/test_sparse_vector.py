@@ -11,6 +11,16 @@ import pytest
 from scipy import integrate, stats
 
 import dplab
+from dplab.sparse_vector import (
+    above_threshold,
+    above_threshold_conditional_probability,
+    above_threshold_proof,
+    exact_privacy_loss,
+    halting_privacy_losses,
+    output_log_probability,
+    sparse_vector,
+    variant_noise,
+)
 
 
 def _quad_log_probability(f, threshold, b_rho, b_nu, output):
@@ -32,42 +42,42 @@ def _quad_log_probability(f, threshold, b_rho, b_nu, output):
 ])
 def test_output_probability_against_quad(variant, c, output):
     f, threshold, eps = np.array([0.3, -0.5, 1.2]), 0.4, 0.8
-    scales = dplab.variant_noise(variant, eps, c=c)
+    scales = variant_noise(variant, eps, c=c)
     expected = _quad_log_probability(f, threshold, scales["threshold"], scales["query"], output)
-    got = dplab.output_log_probability(variant, f, threshold, eps, output, c=c)
+    got = output_log_probability(variant, f, threshold, eps, output, c=c)
     assert got == pytest.approx(expected, rel=1e-9)
 
 
 def test_above_threshold_sampling_matches_the_exact_probabilities():
     f, threshold, eps, runs = np.array([-1.0, 0.5, 0.0, 2.0]), 1.0, 1.0, 200_000
-    first = dplab.above_threshold(f, threshold, eps, size=runs, rng=3)
-    assert first.shape == (runs,) and isinstance(dplab.above_threshold(f, threshold, eps, rng=1), int)
+    first = above_threshold(f, threshold, eps, size=runs, rng=3)
+    assert first.shape == (runs,) and isinstance(above_threshold(f, threshold, eps, rng=1), int)
     for position in range(4):  # halting at each query, and never
         output = np.zeros(position + 1, dtype=bool)
         output[-1] = True
-        p = math.exp(dplab.output_log_probability("above_threshold", f, threshold, eps, output))
+        p = math.exp(output_log_probability("above_threshold", f, threshold, eps, output))
         assert dplab.proportion_ci(np.sum(first == position), runs, 0.999).contains(p), position
-    none = math.exp(dplab.output_log_probability("above_threshold", f, threshold, eps, np.zeros(4, bool)))
+    none = math.exp(output_log_probability("above_threshold", f, threshold, eps, np.zeros(4, bool)))
     assert dplab.proportion_ci(np.sum(first == -1), runs, 0.999).contains(none)
 
 
 @pytest.mark.parametrize("variant", ["lyu_alg1", "dwork_roth", "lee_clifton"])
 def test_sparse_vector_patterns_match_the_exact_probabilities(variant):
     f, threshold, eps, c, runs = np.array([0.0, 1.5, -0.5]), 0.5, 1.5, 2, 200_000
-    result = dplab.sparse_vector(f, threshold, eps, c=c, variant=variant, size=runs, rng=4)
+    result = sparse_vector(f, threshold, eps, c=c, variant=variant, size=runs, rng=4)
     for pattern in ([True, True], [False, True, True], [False, False, False], [True, False, False]):
         n = len(pattern)  # the run answered exactly the first n queries, with these outputs
         hits = np.all(result.above[:, :n] == pattern, axis=1) & result.answered[:, n - 1]
         if n < f.size:
             hits &= ~result.answered[:, n]  # halted after the c-th top
-        p = math.exp(dplab.output_log_probability(variant, f, threshold, eps, pattern, c=c))
+        p = math.exp(output_log_probability(variant, f, threshold, eps, pattern, c=c))
         assert dplab.proportion_ci(int(hits.sum()), runs, 0.999).contains(p), pattern
 
 
 def test_noisy_value_releases_values_only_at_tops():
-    result = dplab.sparse_vector([5.0, -5.0, 5.0], 0.0, 1.0, c=2, variant="noisy_value", size=50, rng=1)
+    result = sparse_vector([5.0, -5.0, 5.0], 0.0, 1.0, c=2, variant="noisy_value", size=50, rng=1)
     assert np.all(np.isnan(result.values) == ~result.above)
-    assert dplab.sparse_vector([1.0], 0.0, 1.0, c=1, variant="lyu_alg1").values is None
+    assert sparse_vector([1.0], 0.0, 1.0, c=1, variant="lyu_alg1").values is None
 
 
 @pytest.mark.parametrize("variant, c, output", [
@@ -77,54 +87,54 @@ def test_noisy_value_releases_values_only_at_tops():
 def test_worst_neighbour_is_a_corner(variant, c, output):
     """Search neighbours whose answers each move by -1, -1/2, 0, 1/2 or 1: none beats the corners."""
     f, threshold, eps = np.array([0.2, -0.4, 0.7]), 0.1, 0.9
-    p = dplab.output_log_probability(variant, f, threshold, eps, output, c=c)
+    p = output_log_probability(variant, f, threshold, eps, output, c=c)
     shifts = itertools.product((-1, -0.5, 0, 0.5, 1), repeat=3)
-    searched = max(abs(p - dplab.output_log_probability(variant, f + np.array(s), threshold, eps,
+    searched = max(abs(p - output_log_probability(variant, f + np.array(s), threshold, eps,
                                                         output, c=c)) for s in shifts)
-    assert dplab.exact_privacy_loss(variant, f, threshold, eps, output=output, c=c) == \
+    assert exact_privacy_loss(variant, f, threshold, eps, output=output, c=c) == \
         pytest.approx(searched, rel=1e-9)
 
 
 def test_noisy_value_worst_neighbour_at_a_given_value():
     f, threshold, eps = np.array([0.2, -0.4, 0.7]), 0.1, 0.9
     for value in (0.0, 1.5, 3.0):
-        p = dplab.output_log_probability("noisy_value", f, threshold, eps, value=value)
-        searched = max(abs(p - dplab.output_log_probability("noisy_value", f + np.array(s), threshold, eps,
+        p = output_log_probability("noisy_value", f, threshold, eps, value=value)
+        searched = max(abs(p - output_log_probability("noisy_value", f + np.array(s), threshold, eps,
                                                             value=value))
                        for s in itertools.product((-1, -0.5, 0, 0.5, 1), repeat=3))
-        assert dplab.exact_privacy_loss("noisy_value", f, threshold, eps, value=value) == \
+        assert exact_privacy_loss("noisy_value", f, threshold, eps, value=value) == \
             pytest.approx(searched, rel=1e-9)
 
 
 def test_losses_of_the_correct_and_broken_variants():
     eps = 1.0
-    losses = [dplab.exact_privacy_loss("above_threshold", np.zeros(k), 0.0, eps) for k in (1, 3, 10, 40)]
+    losses = [exact_privacy_loss("above_threshold", np.zeros(k), 0.0, eps) for k in (1, 3, 10, 40)]
     assert all(x <= eps + 1e-9 for x in losses) and losses == sorted(losses) and losses[-1] > 0.999
     # Lee-Clifton at eps = 0.7, T = 0, six zeros, halting at the 6th: 1.2173 (issue 9's reference)
-    assert dplab.exact_privacy_loss("lee_clifton", np.zeros(6), 0.0, 0.7) == pytest.approx(1.2173, abs=1e-4)
+    assert exact_privacy_loss("lee_clifton", np.zeros(6), 0.0, 0.7) == pytest.approx(1.2173, abs=1e-4)
     for c in (1, 2):  # levels off at (1 + 6c)/4 eps
         o = np.zeros(40, dtype=bool)
         o[-c:] = True
-        loss = dplab.exact_privacy_loss("lee_clifton", np.zeros(40), 0.0, eps, output=o, c=c)
+        loss = exact_privacy_loss("lee_clifton", np.zeros(40), 0.0, eps, output=o, c=c)
         assert loss == pytest.approx((1 + 6 * c) / 4 * eps, rel=1e-6)
-    assert dplab.exact_privacy_loss("noisy_value", np.zeros(2), 0.0, eps) == pytest.approx(eps, rel=1e-6)
-    no_halting = dplab.exact_privacy_loss("no_halting", np.zeros(30), 0.0, eps)
+    assert exact_privacy_loss("noisy_value", np.zeros(2), 0.0, eps) == pytest.approx(eps, rel=1e-6)
+    no_halting = exact_privacy_loss("no_halting", np.zeros(30), 0.0, eps)
     assert no_halting == pytest.approx(1.5 * eps, rel=1e-6)
-    assert dplab.exact_privacy_loss("no_query_noise", np.zeros(3), 0.0, eps) == math.inf
+    assert exact_privacy_loss("no_query_noise", np.zeros(3), 0.0, eps) == math.inf
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: dplab.above_threshold([], 0.0, 1.0), ValueError, "answers must be a non-empty"),
-    (lambda: dplab.above_threshold([1.0, np.nan], 0.0, 1.0), ValueError, "answers must be finite"),
-    (lambda: dplab.above_threshold([1.0], 0.0, 0.0), ValueError, "epsilon must be finite and > 0"),
-    (lambda: dplab.sparse_vector([1.0], 0.0, 1.0, c=0), ValueError, "c must be a positive integer, got c=0"),
-    (lambda: dplab.sparse_vector([1.0], 0.0, 1.0, c=1, threshold_share=1.0), ValueError,
+    (lambda: above_threshold([], 0.0, 1.0), ValueError, "answers must be a non-empty"),
+    (lambda: above_threshold([1.0, np.nan], 0.0, 1.0), ValueError, "answers must be finite"),
+    (lambda: above_threshold([1.0], 0.0, 0.0), ValueError, "epsilon must be finite and > 0"),
+    (lambda: sparse_vector([1.0], 0.0, 1.0, c=0), ValueError, "c must be a positive integer, got c=0"),
+    (lambda: sparse_vector([1.0], 0.0, 1.0, c=1, threshold_share=1.0), ValueError,
      r"threshold_share must be in \(0, 1\), got threshold_share=1.0"),
-    (lambda: dplab.sparse_vector([1.0], 0.0, 1.0, c=1, variant="svt"), ValueError,
+    (lambda: sparse_vector([1.0], 0.0, 1.0, c=1, variant="svt"), ValueError,
      "variant must be one of .*above_threshold"),
-    (lambda: dplab.exact_privacy_loss("above_threshold", [1.0, 2.0], 0.0, 1.0, c=2), ValueError,
+    (lambda: exact_privacy_loss("above_threshold", [1.0, 2.0], 0.0, 1.0, c=2), ValueError,
      "c must be 1"),
-    (lambda: dplab.exact_privacy_loss("lyu_alg1", [1.0, 2.0], 0.0, 1.0, output=[True, True]), ValueError,
+    (lambda: exact_privacy_loss("lyu_alg1", [1.0, 2.0], 0.0, 1.0, output=[True, True]), ValueError,
      "output must end at the c-th top"),
 ])
 def test_bad_input(call, error, message):
@@ -137,7 +147,7 @@ def test_every_line_of_the_proof_on_a_grid_of_neighbours(eps):
     grid = np.linspace(-1.0, 1.0, 5)  # g(D) - g(D') and f_k(D) - f_k(D') in [-Delta, Delta]
     for dg in grid:
         for df in grid:
-            r = dplab.above_threshold_proof(0.3, 0.3 - dg, 0.8, 0.8 - df, 0.1, eps)
+            r = above_threshold_proof(0.3, 0.3 - dg, 0.8, 0.8 - df, 0.1, eps)
             assert r["changed"] == pytest.approx(r["p"], rel=1e-9)  # the change of variables
             assert r["v_shift"] <= 2 + 1e-12 and r["t_shift"] <= 1 + 1e-12
             assert r["nu_ratio"] <= math.exp(eps / 2) * (1 + 1e-12)
@@ -154,7 +164,7 @@ def test_conditional_probability_is_the_double_integral():
     expected = integrate.dblquad(
         lambda v, t: stats.laplace.pdf(v, scale=b_nu) * stats.laplace.pdf(t, loc=threshold, scale=b_rho),
         g, np.inf, lambda t: t - f_k, np.inf, epsabs=1e-13, epsrel=1e-9)[0]  # t > g, v >= t - f_k
-    got = dplab.above_threshold_conditional_probability(g, f_k, threshold, eps)
+    got = above_threshold_conditional_probability(g, f_k, threshold, eps)
     assert got == pytest.approx(expected, rel=1e-7)
 
 
@@ -169,12 +179,12 @@ def test_integrating_over_the_fixed_noise_gives_the_output_probability():
         return (stats.laplace.pdf(a, scale=b_nu) * stats.laplace.cdf(b, scale=b_nu)
                 + stats.laplace.cdf(a, scale=b_nu) * stats.laplace.pdf(b, scale=b_nu))
 
-    total = integrate.quad(lambda x: density_of_g(x) * dplab.above_threshold_conditional_probability(
+    total = integrate.quad(lambda x: density_of_g(x) * above_threshold_conditional_probability(
         x, f[2], threshold, eps), -np.inf, np.inf, epsabs=0, epsrel=1e-10, limit=200)[0]
-    exact = math.exp(dplab.output_log_probability("above_threshold", f, threshold, eps))
+    exact = math.exp(output_log_probability("above_threshold", f, threshold, eps))
     assert total == pytest.approx(exact, rel=1e-7)
     with pytest.raises(ValueError, match="neighbours move g and f_k by at most"):
-        dplab.above_threshold_proof(0.0, 2.0, 0.0, 0.0, 0.0, 1.0)
+        above_threshold_proof(0.0, 2.0, 0.0, 0.0, 0.0, 1.0)
 
 
 @pytest.mark.parametrize("variant", ["above_threshold", "lyu_alg1", "lee_clifton", "dwork_roth"])
@@ -183,20 +193,20 @@ def test_integrating_over_the_fixed_noise_gives_the_output_probability():
                          ids=["distinct answers", "constant stream", "far answers"])
 # the two code paths of the prefix sums, and outputs so unlikely that the integration range widens
 def test_every_output_at_once_matches_one_at_a_time(variant, f):
-    together = dplab.halting_privacy_losses(variant, f, 0.3, 0.8)
+    together = halting_privacy_losses(variant, f, 0.3, 0.8)
     for k in range(1, 7):
         output = np.r_[np.zeros(k - 1, dtype=bool), True]
         assert together[k - 1] == pytest.approx(
-            dplab.exact_privacy_loss(variant, f, 0.3, 0.8, output=output), rel=1e-9, abs=1e-12)
+            exact_privacy_loss(variant, f, 0.3, 0.8, output=output), rel=1e-9, abs=1e-12)
     assert together[-1] == pytest.approx(
-        dplab.exact_privacy_loss(variant, f, 0.3, 0.8, output=np.zeros(6, dtype=bool)), rel=1e-9, abs=1e-12)
+        exact_privacy_loss(variant, f, 0.3, 0.8, output=np.zeros(6, dtype=bool)), rel=1e-9, abs=1e-12)
 
 
 def test_above_threshold_stays_within_epsilon_on_long_streams():
     for k in (10, 300, 1000):
-        losses = dplab.halting_privacy_losses("above_threshold", np.zeros(k), 0.0, 1.0)
+        losses = halting_privacy_losses("above_threshold", np.zeros(k), 0.0, 1.0)
         assert losses.max() <= 1.0 + 1e-12  # floating rounding of log-probabilities near 1
     with pytest.raises(ValueError, match="covers the variants that output tops and bottoms"):
-        dplab.halting_privacy_losses("noisy_value", np.zeros(3), 0.0, 1.0)
-    no_halting = dplab.halting_privacy_losses("no_halting", np.zeros(5), 0.0, 1.0)
-    assert no_halting[3] == pytest.approx(dplab.exact_privacy_loss("no_halting", np.zeros(4), 0.0, 1.0))
+        halting_privacy_losses("noisy_value", np.zeros(3), 0.0, 1.0)
+    no_halting = halting_privacy_losses("no_halting", np.zeros(5), 0.0, 1.0)
+    assert no_halting[3] == pytest.approx(exact_privacy_loss("no_halting", np.zeros(4), 0.0, 1.0))

@@ -337,10 +337,10 @@ def what_epsilon_rows() -> list[tuple[str, str, str]]:
     """Issue 14's targets: PLD accounting of 1,000 Laplace mechanisms (against dp-accounting's
     when it is installed) and the simulated attacker's ROC from 10^6 samples a side."""
     from dplab.attacks import likelihood_ratio_roc
-    from dplab.pld import laplace_pld
+    from dplab.mechanisms import Laplace
 
     def ours():
-        return laplace_pld(0.1, step=1e-4).compose(1000, accuracy=0.1).epsilon(1e-6)
+        return Laplace(1.0, 0.1).pld(step=1e-4).compose(1000, accuracy=0.1).epsilon(1e-6)
 
     t = _median_time(ours, repeat=5)
     eps = ours()

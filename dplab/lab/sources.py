@@ -91,15 +91,24 @@ def _dynamic_imports(arg: ast.expr, modules: set[str]) -> set[str]:
 def _graph(dynamic: bool) -> tuple[tuple[str, frozenset[str]], ...]:
     files = module_files()
     names = set(files)
-    return tuple((m, frozenset(_imports(ast.parse(p.read_text(encoding="utf-8")), names, dynamic) - {m}))
+    return tuple((m, frozenset(_imports(ast.parse(p.read_text(encoding="utf-8")), names,
+                                        dynamic or not m.startswith("dplab.lab")) - {m}))
                  for m, p in files.items())
 
 
-def import_graph(dynamic: bool = True) -> dict[str, set[str]]:
+def import_graph(dynamic: bool = True, *, parents: bool = True) -> dict[str, set[str]]:
     """module -> the dplab modules it imports (anywhere in its source). ``dynamic=False``
-    leaves out ``import_module`` calls: the registry's walk over every lesson, which a
-    notebook's outputs do not depend on (``dplab.check`` answers from its own lesson)."""
-    return {m: set(deps) for m, deps in _graph(dynamic)}
+    leaves out the lab's ``import_module`` calls: the registry's walk over every lesson, which a
+    notebook's outputs do not depend on (``dplab.check`` answers from its own lesson); a library
+    package's walk over its own modules (``dplab.mechanisms``) stays. ``parents=False`` leaves
+    out the edge from a module to its own parent packages: importing ``dplab.accounting.base``
+    runs ``dplab/accounting/__init__.py``, which imports base again, a loop Python resolves
+    because no module imports anything from its own package's ``__init__``."""
+    graph = {m: set(deps) for m, deps in _graph(dynamic)}
+    if not parents:
+        for m, deps in graph.items():
+            deps -= {d for d in deps if m.startswith(d + ".")}
+    return graph
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -137,18 +146,55 @@ def reachable(graph: dict[str, set[str]], starts: set[str]) -> set[str]:
 
 
 @lru_cache(maxsize=1)
-def _flat_names() -> dict[str, str]:
-    """dplab.NAME -> the library module that defines NAME (from each module's __all__)."""
-    out = {}
+def _exports() -> dict[str, dict[str, str]]:
+    """Each library module or package -> {public name: the module that defines it}: a module's
+    own literal ``__all__``; a package's, the union of its modules' (``dplab.mechanisms.Laplace``
+    is defined in ``dplab.mechanisms.laplace``)."""
+    own: dict[str, list[str]] = {}
     for m, path in module_files().items():
         if m == "dplab" or m.startswith("dplab.lab"):
             continue
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
-                for name in ast.literal_eval(node.value):
-                    out[name] = m
-    out["check"] = "dplab.lab.registry"
+                try:
+                    own[m] = list(ast.literal_eval(node.value))
+                except ValueError:  # a package's __all__, computed from its modules'
+                    own.setdefault(m, [])
+    out: dict[str, dict[str, str]] = {m: {} for m in own}
+    for m, names in sorted(own.items(), key=lambda item: -item[0].count(".")):
+        for package in [p for p in out if p == m or m.startswith(p + ".")]:
+            for name in names:
+                out[package].setdefault(name, m)
     return out
+
+
+@lru_cache(maxsize=1)
+def _core() -> dict[str, str]:
+    """dplab.NAME of the flat core -> its namespace module (read from ``CORE`` in dplab/__init__.py)."""
+    tree = ast.parse(module_files()["dplab"].read_text(encoding="utf-8"))
+    core = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                and any(getattr(t, "id", "") == "CORE" for t in node.targets))
+    return {name: f"dplab.{namespace}" for namespace, names in core.items() for name in names}
+
+
+def _referenced_module(dotted: str, modules: set[str]) -> str | None:
+    """The module that defines what ``dplab.<dotted>`` names in a notebook: the longest module
+    prefix, then the name in it (``dplab.mechanisms.Laplace`` -> dplab.mechanisms.laplace;
+    ``dplab.laplace_mse`` -> the module of the flat core's name; ``dplab.check`` -> the registry)."""
+    parts = dotted.split(".")
+    module = "dplab"
+    while parts and f"{module}.{parts[0]}" in modules:
+        module = f"{module}.{parts.pop(0)}"
+    if not parts:
+        return module
+    name = parts[0]
+    if module == "dplab":
+        if name == "check":
+            return "dplab.lab.registry"
+        if name not in _core():
+            return None
+        module = _core()[name]
+    return _exports().get(module, {}).get(name, module)
 
 
 def _code_cells(nb: dict) -> list[str]:
@@ -158,13 +204,13 @@ def _code_cells(nb: dict) -> list[str]:
 def notebook_modules(nb: dict) -> set[str]:
     """The dplab modules a notebook's code runs: what it imports and the modules of the
     ``dplab.NAME`` it uses, closed under the import graph (the facade itself aside)."""
-    names = _flat_names()
     graph = import_graph(dynamic=False)
     direct = set()
     for source in _code_cells(nb):
         code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
         direct |= _imports(ast.parse(code), set(graph))
-        direct |= {names[n] for n in re.findall(r"\bdplab\.(\w+)", code) if n in names}
+        direct |= {_referenced_module(d, set(graph)) for d in re.findall(r"\bdplab((?:\.\w+)+)", code)}
+    direct.discard(None)
     direct.discard("dplab")
     return reachable(graph, direct) - {"dplab"}
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 import ipywidgets as widgets
 
 from dplab.lab.plots import FastPNG, figure_png
-from dplab.tradeoff import detection_sentence, odds_sentence
+from dplab.promises import detection_sentence, odds_sentence
 
 __all__ = [
     "SliderPanel",

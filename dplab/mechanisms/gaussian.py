@@ -4,19 +4,26 @@ Three calibrations of sigma for (epsilon, delta)-DP or rho-zCDP, the exact delta
 a given sigma, the privacy loss random variable and the hockey-stick divergence
 that turns it into delta, and where the Gaussian starts to beat Laplace on k queries.
 
+:class:`Gaussian` is the mechanism as one object (sampler, error, privacy loss, profile, PLD,
+trade-off curve, zCDP, Renyi); the functions are the closed forms and calibrations it calls.
+
 Sources: Dwork & Roth (2014), Appendix A, Theorem A.1; Balle & Wang, "Improving the
-Gaussian Mechanism for Differential Privacy" (ICML 2018), Theorems 5 and 8; Bun &
-Steinke, "Concentrated Differential Privacy" (TCC 2016), Proposition 1.6.
+Gaussian Mechanism for Differential Privacy" (ICML 2018), Theorems 5 and 8, Lemma 3; Bun &
+Steinke, "Concentrated Differential Privacy" (TCC 2016), Proposition 1.6; Mironov, "Renyi
+Differential Privacy" (CSF 2017), Proposition 7; Dong, Roth & Su, "Gaussian Differential
+Privacy" (JRSS B 2022).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, special
+from scipy import special
 
+from dplab._calibrate import calibrate
 from dplab._checks import (
     as_result,
     check_beta,
@@ -25,15 +32,20 @@ from dplab._checks import (
     check_epsilon,
     check_nonnegative,
     check_positive,
+    check_renyi_order,
     check_rho,
     check_rng,
     check_sensitivity,
 )
+from dplab._pld import PrivacyLossDistribution, pld_from_cdf
+from dplab._tradeoff import tradeoff_gdp
 from dplab.mechanisms._noise import add_noise, noise_shape
+from dplab.mechanisms.base import Mechanism
 
 _ULP = 2.0**-52  # relative spacing of doubles
 
 __all__ = [
+    "Gaussian",
     "gaussian_delta",
     "gaussian_laplace_crossover_k",
     "gaussian_mae",
@@ -60,9 +72,7 @@ def gaussian_mechanism(
     Its privacy depends on sigma relative to the L2 sensitivity: calibrate sigma with
     :func:`gaussian_sigma` or :func:`gaussian_sigma_zcdp`. Drawn as sigma * N(0, 1).
     """
-    sigma = check_positive(sigma, "sigma")
-    rng = check_rng(rng)
-    return add_noise(value, sigma * rng.standard_normal(size=noise_shape(value, size)))
+    return Gaussian(1.0, sigma).sample(value, rng, size=size)
 
 
 def gaussian_mse(sigma: ArrayLike) -> float | np.ndarray:
@@ -139,15 +149,10 @@ def gaussian_sigma(
             )
         return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
 
-    def excess(log_sigma: float) -> float:
-        return gaussian_delta(math.exp(log_sigma), sensitivity, epsilon) - delta
-
-    lo = hi = math.log(sensitivity)
-    while excess(hi) > 0:  # delta(sigma) decreases in sigma: grow the bracket
-        hi += 1.0
-    while excess(lo) < 0:
-        lo -= 1.0
-    root = optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=1e-14)
+    # delta(sigma) decreases in sigma: solved on ln sigma from a bracket around Delta, grown either way
+    sigma = calibrate(lambda x: gaussian_delta(x, sensitivity, epsilon), delta, sensitivity / 2,
+                      2 * sensitivity, grow="both", increasing=False, log=True, xtol=1e-14, rtol=1e-14)
+    root = math.log(sigma)
 
     def unsafe(log_sigma: float) -> bool:
         first, second, error = _delta_terms(math.exp(log_sigma), sensitivity, epsilon)
@@ -202,3 +207,104 @@ def hockey_stick_samples(loss: ArrayLike, epsilon: float) -> np.ndarray:
     Theorem 5). Works for any mechanism whose loss one can sample."""
     epsilon = check_epsilon(epsilon)
     return np.maximum(0.0, -np.expm1(epsilon - np.asarray(loss, dtype=float)))
+
+
+@dataclass(frozen=True)
+class Gaussian(Mechanism):
+    """The Gaussian mechanism: ``value + N(0, sigma^2)`` per coordinate, for a query of L2
+    sensitivity Delta. Its privacy is a curve, not one (epsilon, delta): mu-GDP with
+    mu = Delta / sigma (Dong, Roth & Su 2022), (Delta^2 / (2 sigma^2))-zCDP (Bun & Steinke 2016),
+    and (epsilon, delta(epsilon))-DP for every epsilon (Balle & Wang 2018, Theorem 8)."""
+
+    sensitivity: float
+    sigma: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sensitivity", check_sensitivity(self.sensitivity))
+        object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
+
+    @classmethod
+    def calibrated(cls, sensitivity: float, epsilon: float, delta: float,
+                   method: str = "analytic") -> Gaussian:
+        """The Gaussian with the smallest sigma that is (epsilon, delta)-DP: :func:`gaussian_sigma`."""
+        return cls(sensitivity, gaussian_sigma(sensitivity, epsilon, delta, method))
+
+    @classmethod
+    def from_zcdp(cls, sensitivity: float, rho: float) -> Gaussian:
+        """The rho-zCDP Gaussian: sigma = Delta / sqrt(2 rho) (:func:`gaussian_sigma_zcdp`)."""
+        return cls(sensitivity, gaussian_sigma_zcdp(sensitivity, rho))
+
+    @classmethod
+    def from_mu(cls, mu: float, sensitivity: float = 1.0) -> Gaussian:
+        """The mu-GDP Gaussian: sigma = Delta / mu."""
+        return cls(sensitivity, check_sensitivity(sensitivity) / check_positive(mu, "mu"))
+
+    @property
+    def mu(self) -> float:
+        """mu = Delta / sigma: the mechanism is mu-GDP (Dong, Roth & Su 2022)."""
+        return self.sensitivity / self.sigma
+
+    def sample(self, value: ArrayLike, rng: np.random.Generator | int | None = None, *,
+               size: int | None = None) -> np.ndarray | float:
+        """``value + sigma * N(0, 1)`` per coordinate; with ``size``, shape
+        ``(size,) + numpy.shape(value)``."""
+        rng = check_rng(rng)
+        return add_noise(value, self.sigma * rng.standard_normal(size=noise_shape(value, size)))
+
+    def mse(self) -> float:
+        """sigma^2."""
+        return gaussian_mse(self.sigma)
+
+    def mae(self) -> float:
+        """sigma sqrt(2/pi)."""
+        return gaussian_mae(self.sigma)
+
+    def tail_bound(self, beta: ArrayLike) -> float | np.ndarray:
+        """The t with Pr[|error| >= t] = beta: sigma Phi^-1(1 - beta/2)."""
+        return gaussian_tail_bound(self.sigma, beta)
+
+    def tail_probability(self, t: ArrayLike) -> float | np.ndarray:
+        """Pr[|error| >= t] = 2 Phi(-t/sigma)."""
+        return gaussian_tail_probability(t, self.sigma)
+
+    def privacy_loss(self, y: ArrayLike) -> float | np.ndarray:
+        """L(y) = ln p_D(y)/p_D'(y) for f(D) = 0, f(D') = Delta: see :func:`gaussian_privacy_loss`."""
+        return gaussian_privacy_loss(y, self.sigma, self.sensitivity)
+
+    def delta(self, epsilon: ArrayLike) -> float | np.ndarray:
+        """The privacy profile (Balle & Wang 2018, Theorem 8): :func:`gaussian_delta` for epsilon > 0,
+        and at epsilon = 0 the total variation distance 2 Phi(mu/2) - 1."""
+        e = np.asarray(check_nonnegative(epsilon, "epsilon", array_ok=True), dtype=float)
+        out = np.array([gaussian_delta(self.sigma, self.sensitivity, x) if x > 0
+                        else float(special.ndtr(self.mu / 2) - special.ndtr(-self.mu / 2)) for x in e.flat])
+        return as_result(out.reshape(e.shape))
+
+    def pld(self, *, step: float = 1e-4, pessimistic: bool = True,
+            tail: float = 1e-15) -> PrivacyLossDistribution:
+        """The PLD: L ~ N(mu^2/2, mu^2) (Balle & Wang 2018, Lemma 3), cut at the ``tail`` quantiles
+        on each side: the top tail goes to L = inf when pessimistic, the bottom one to the lowest
+        grid point."""
+        mu = self.mu
+        step = check_positive(step, "step")
+        tail = check_positive(tail, "tail")
+        z = -special.ndtri(tail)
+        mean = mu * mu / 2
+        low, high = mean - z * mu, mean + z * mu
+
+        def cdf(x):
+            return special.ndtr((x - mean) / mu)
+
+        return pld_from_cdf(cdf, cdf, low, high, step, pessimistic, mean, below=tail, above=tail)
+
+    def tradeoff(self, alpha: ArrayLike) -> float | np.ndarray:
+        """G_mu(alpha) = Phi(Phi^-1(1 - alpha) - mu), the trade-off function of N(0, 1) against
+        N(mu, 1) (Dong, Roth & Su 2022)."""
+        return tradeoff_gdp(alpha, self.mu)
+
+    def zcdp_rho(self) -> float:
+        """Delta^2 / (2 sigma^2) (Bun & Steinke 2016, Proposition 1.6)."""
+        return self.mu**2 / 2
+
+    def rdp(self, alpha: ArrayLike) -> float | np.ndarray:
+        """alpha Delta^2 / (2 sigma^2) (Mironov 2017, Proposition 7)."""
+        return as_result(np.asarray(check_renyi_order(alpha), dtype=float) * self.zcdp_rho())

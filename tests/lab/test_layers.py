@@ -17,10 +17,9 @@ from dplab.lab.sources import find_cycle, import_graph, module_files, reachable
 # LAB_SPEC.md, "The module map": the library's layers, foundation first. A new library
 # module must be given a layer here (its dotted name or a package prefix).
 LAYERS = {
-    "dplab._checks": 0, "dplab.data": 0,
+    "dplab._checks": 0, "dplab._calibrate": 0, "dplab._pld": 0, "dplab._tradeoff": 0, "dplab.data": 0,
     "dplab.mechanisms": 1,
-    "dplab.composition": 2, "dplab.zcdp": 2, "dplab.tradeoff": 2, "dplab.pld": 2, "dplab.filters": 2,
-    "dplab.sensitivity": 2, "dplab.inference": 2,
+    "dplab.accounting": 2, "dplab.promises": 2, "dplab.sensitivity": 2, "dplab.inference": 2,
     "dplab.datasets": 3, "dplab.means": 3, "dplab.bmi": 3, "dplab.contingency": 3, "dplab.range_queries": 3,
     "dplab.sparse_vector": 3, "dplab.net_mechanism": 3, "dplab.reconstruction": 3,
     "dplab.accuracy_first": 3, "dplab.smooth_sensitivity": 3,
@@ -43,7 +42,18 @@ def _library() -> list[str]:
 
 
 def test_no_import_cycles():
-    assert find_cycle(import_graph()) is None, find_cycle(import_graph())
+    graph = import_graph(parents=False)
+    assert find_cycle(graph) is None, find_cycle(graph)
+
+
+def test_no_module_imports_from_its_own_package_facade():
+    """What makes the package-to-module loops harmless (see import_graph): a module of
+    dplab.accounting imports its siblings by their own path, never ``from dplab.accounting import``."""
+    packages = {m for m, path in module_files().items() if path.name == "__init__.py"}
+    graph = import_graph(parents=False)
+    offenders = [f"{m} imports {d}" for m, deps in graph.items() for d in deps
+                 if d in packages and m.startswith(d + ".")]
+    assert not offenders
 
 
 def test_the_cycle_finder_sees_a_cycle():
@@ -100,13 +110,40 @@ def test_import_dplab_loads_no_plotting_and_no_lab():
     assert out.stdout.strip() == "[]", out.stdout
 
 
-def test_every_library_module_is_in_the_flat_api():
+def test_every_public_name_lives_in_a_namespace_and_the_flat_core_is_curated():
+    """catches: a library module left out of the namespaces (its names unreachable from dplab), a
+    flat core that grows past 100 names again, a core name that is not the namespace's object."""
     import dplab
 
-    listed = {m.__name__ for m in dplab._LIBRARY}
     exporting = {m for m in _library() if "__all__" in module_files()[m].read_text(encoding="utf-8")}
-    assert exporting - {"dplab._checks"} == listed
-    for module in dplab._LIBRARY:
-        for name in module.__all__:
-            assert getattr(dplab, name) is getattr(module, name)
-            assert name in dplab.__all__
+    reached = set()
+    for namespace in dplab.NAMESPACES:
+        module = getattr(dplab, namespace)
+        reached |= {m for m in exporting if m == module.__name__ or m.startswith(module.__name__ + ".")}
+    private = {m for m in exporting if m.split(".")[-1].startswith("_")}
+    assert not (exporting - private - reached), exporting - private - reached
+    assert len(dplab.__all__) <= 100
+    for namespace, names in dplab.CORE.items():
+        for name in names:
+            assert getattr(dplab, name) is getattr(getattr(dplab, namespace), name), name
+
+
+def test_a_name_outside_the_core_raises_naming_its_home():
+    """catches: a name dropped from the flat API without a pointer (a student following an older
+    notebook gets 'no attribute' and no way on)."""
+    import pytest
+
+    import dplab
+
+    for namespace in dplab.NAMESPACES:
+        for name in getattr(getattr(dplab, namespace), "__all__", ()):
+            if name in dplab.__all__ or name in dplab.NAMESPACES:  # dplab.sparse_vector is the namespace
+                continue
+            with pytest.raises(AttributeError, match=rf"use dplab\.{namespace}\.{name}"):
+                getattr(dplab, name)
+    for name, home in dplab.RENAMED.items():
+        with pytest.raises(AttributeError) as raised:
+            getattr(dplab, name)
+        assert home in str(raised.value)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        dplab.no_such_name  # noqa: B018

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import dplab
+from dplab import range_queries
 from dplab.lab.lessons.l09_data_dependent_noise import report
 
 
@@ -60,7 +60,7 @@ def test_the_who_wins_sentences():
     assert round(float(np.std(report.histogram("uniform")))) == 7
     assert round(float(np.mean(report.histogram("uniform")))) == 49
     assert f"{np.sqrt(2) / 3:.1f}" == "0.5"
-    assert f"{dplab.partition_noise_scale(0.75):.1f}" == "5.3"
+    assert f"{range_queries.partition_noise_scale(0.75):.1f}" == "5.3"
     assert f"{report.partition_penalty(0.75, 2.25):.1f}" == "11.1"
     # 4.2 times identity's on uniform at 3; with one noise scale b per bucket 2.0, still losing to
     # p-Identity at 1 and 3 on every shape

@@ -3,11 +3,25 @@ released partition by an audit (which fails when the noise is too small), and th
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
 import dplab
-from dplab.range_queries import dawa as dawa_module
+from dplab.range_queries import (
+    best_partition,
+    dawa,
+    dawa_partition,
+    dawa_releases,
+    interval_costs,
+    partition_noise_scale,
+    partition_penalty,
+    spread_error,
+)
+
+#: the module (dplab.range_queries.dawa is the function of the same name)
+dawa_module = importlib.import_module("dplab.range_queries.dawa")
 
 
 def dyadic_partitions(k: int):
@@ -24,7 +38,7 @@ def dyadic_partitions(k: int):
 
 def test_interval_costs_are_the_l1_deviations():
     x = np.random.default_rng(1).integers(0, 9, 13).astype(float)
-    costs = dplab.interval_costs(x)
+    costs = interval_costs(x)
     assert len(costs) == 4  # lengths 1, 2, 4, 8
     for j, cost in enumerate(costs):
         length = 2**j
@@ -45,26 +59,26 @@ def test_best_partition_is_the_least_cost_dyadic_partition(k):
             return sum(costs[int(np.log2(n))][s] + penalty for s, n in zip(starts, lengths, strict=True))
 
         best = min(dyadic_partitions(k), key=total)
-        got = dplab.best_partition(costs, penalty)
+        got = best_partition(costs, penalty)
         assert [b - a + 1 for a, b in got] == best
         assert got[0][0] == 0 and got[-1][1] == k - 1
 
 
 def test_noiseless_partition_finds_the_uniform_pieces():
     x = np.repeat([5.0, 40.0, 0.0, 12.0], [4, 8, 2, 2])
-    costs = dplab.interval_costs(x)
-    assert dplab.best_partition(costs, penalty=1.0) == [(0, 3), (4, 11), (12, 13), (14, 15)]
+    costs = interval_costs(x)
+    assert best_partition(costs, penalty=1.0) == [(0, 3), (4, 11), (12, 13), (14, 15)]
 
 
 def _codes(x, scale, runs, seed, share=0.5, epsilon=1.0):
     """The partitions released in ``runs`` runs, as integers (the bitmask of bucket starts)."""
     rng = np.random.default_rng(seed)
-    costs = dplab.interval_costs(x)
+    costs = interval_costs(x)
     penalty = 1.0 / ((1 - share) * epsilon)
     out = np.empty(runs, dtype=np.int64)
     for r in range(runs):
         noisy = [c + rng.laplace(0.0, scale, c.size) for c in costs]
-        out[r] = sum(1 << a for a, _ in dplab.best_partition(noisy, penalty))
+        out[r] = sum(1 << a for a, _ in best_partition(noisy, penalty))
     return out
 
 
@@ -76,35 +90,35 @@ def test_the_released_partition_is_eps1_dp_by_an_audit_that_can_fail():
     report-noisy-min argument is not tight for every pair)."""
     x, x_prime = np.array([0.0, 2.0]), np.array([0.0, 3.0])
     eps1 = 0.5
-    b = dplab.partition_noise_scale(eps1)
+    b = partition_noise_scale(eps1)
     for scale, refuted in ((b, False), (b / 20, True)):
         def sampler(data, size, rng, scale=scale):
             return _codes(data, scale, size, int(rng.integers(2**31)))
 
-        audit = dplab.audit_epsilon(sampler, x, x_prime, n_runs=20_000, n_pilot=5_000, confidence=0.99,
+        audit = dplab.audit.audit_epsilon(sampler, x, x_prime, n_runs=20_000, n_pilot=5_000, confidence=0.99,
                                     rng=np.random.default_rng(7))
         assert (audit.epsilon_lower > eps1) == refuted, (scale, audit)
 
 
 def test_dawa_release_spreads_the_bucket_totals():
     x = dplab.height_histogram(64)
-    release = dplab.dawa(x, 1.0, share=0.25, strategy="identity", rng=3)
+    release = dawa(x, 1.0, share=0.25, strategy="identity", rng=3)
     assert release.estimate.size == 64
     for (a, b), total in zip(release.buckets, release.bucket_totals, strict=True):
         assert np.allclose(release.estimate[a:b + 1], total / (b - a + 1))
-    hierarchy = dplab.dawa(x, 1.0, share=0.25, strategy="hierarchy", rng=3)
+    hierarchy = dawa(x, 1.0, share=0.25, strategy="hierarchy", rng=3)
     assert hierarchy.estimate.sum() == pytest.approx(hierarchy.bucket_totals.sum())
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match=r"share must be in \(0, 1\), got share=1.0"):
-        dplab.dawa_partition([1, 2], 1.0, share=1.0)
+        dawa_partition([1, 2], 1.0, share=1.0)
     with pytest.raises(ValueError, match="non-empty"):
-        dplab.dawa_partition([], 1.0)
+        dawa_partition([], 1.0)
     with pytest.raises(ValueError, match="x"):
-        dplab.dawa_partition([1, -2], 1.0)
+        dawa_partition([1, -2], 1.0)
     with pytest.raises(ValueError, match="epsilon"):
-        dplab.dawa([1, 2], 0.0)
+        dawa([1, 2], 0.0)
     assert dawa_module.__all__
 
 
@@ -115,7 +129,7 @@ def test_the_merge_sort_tree_costs_equal_the_sliding_window_sums(k):
 
     rng = np.random.default_rng(k)
     for x in (rng.integers(0, 50, k).astype(float), rng.random(k) * 10, np.zeros(k)):
-        for j, cost in enumerate(dplab.interval_costs(x)):
+        for j, cost in enumerate(interval_costs(x)):
             windows = sliding_window_view(x, 2**j)
             direct = np.abs(windows - windows.mean(axis=1, keepdims=True)).sum(axis=1)
             np.testing.assert_allclose(cost, direct, atol=1e-9, rtol=1e-12)
@@ -124,9 +138,9 @@ def test_the_merge_sort_tree_costs_equal_the_sliding_window_sums(k):
 def test_many_draws_side_by_side_equal_one_at_a_time():
     rng = np.random.default_rng(4)
     x = rng.integers(0, 30, 37).astype(float)
-    noisy = [c + rng.laplace(0.0, 5.0, (6, c.size)) for c in dplab.interval_costs(x)]
+    noisy = [c + rng.laplace(0.0, 5.0, (6, c.size)) for c in interval_costs(x)]
     together = dawa_module._best_partitions(noisy, 2.0)
-    assert together == [dplab.best_partition([c[d] for c in noisy], 2.0) for d in range(6)]
+    assert together == [best_partition([c[d] for c in noisy], 2.0) for d in range(6)]
 
 
 def test_the_penalty_counters_the_noisy_minimums_pull_to_many_buckets():
@@ -137,29 +151,29 @@ def test_the_penalty_counters_the_noisy_minimums_pull_to_many_buckets():
     are over 3 standard errors of a single draw and far more of the mean."""
     x = np.full(256, 10.0)
     eps, share = 1.0, 0.25
-    b = dplab.partition_noise_scale(share * eps)
-    means = [np.mean([len(r.buckets) for r in dplab.dawa_releases(x, eps, share, size=40, penalty=p, rng=7)])
+    b = partition_noise_scale(share * eps)
+    means = [np.mean([len(r.buckets) for r in dawa_releases(x, eps, share, size=40, penalty=p, rng=7)])
              for p in (1 / 0.75, 1 / 0.75 + b, None)]
     assert 125 <= means[0] <= 165
     assert 61 <= means[1] <= 101
     assert 12 <= means[2] <= 46
-    assert dplab.partition_penalty(0.25, 0.75) == pytest.approx(1 / 0.75 + 32)
-    assert dplab.partition_penalty(0.25, 0.75, scales=1) == pytest.approx(1 / 0.75 + 16)
+    assert partition_penalty(0.25, 0.75) == pytest.approx(1 / 0.75 + 32)
+    assert partition_penalty(0.25, 0.75, scales=1) == pytest.approx(1 / 0.75 + 16)
     with pytest.raises(ValueError, match="scales"):
-        dplab.partition_penalty(0.25, 0.75, scales=-1)
+        partition_penalty(0.25, 0.75, scales=-1)
 
 
 def test_releases_are_estimates_of_the_right_shape_and_total():
     x = np.repeat([5.0, 40.0, 0.0, 12.0], [4, 8, 2, 2])
-    runs = dplab.dawa_releases(x, 1e6, size=5, penalty=1.0, rng=1)
+    runs = dawa_releases(x, 1e6, size=5, penalty=1.0, rng=1)
     assert len(runs) == 5
     for r in runs:  # almost no noise: the uniform pieces come back exactly
         assert r.buckets == [(0, 3), (4, 11), (12, 13), (14, 15)]
         np.testing.assert_allclose(r.estimate, x, atol=1e-3)
     with pytest.raises(ValueError, match="size"):
-        dplab.dawa_releases(x, 1.0, size=0)
+        dawa_releases(x, 1.0, size=0)
     with pytest.raises(ValueError, match="penalty"):
-        dplab.dawa_partition(x, 1.0, penalty=-1.0)
+        dawa_partition(x, 1.0, penalty=-1.0)
 
 
 def test_spread_error_against_every_range_by_hand():
@@ -176,7 +190,7 @@ def test_spread_error_against_every_range_by_hand():
             for a, b in buckets:
                 inside = max(0, min(b, j) - max(a, i) + 1)
                 variance += 2 / eps2**2 * (inside / (b - a + 1)) ** 2
-    got = dplab.spread_error(x, buckets, eps2)
+    got = spread_error(x, buckets, eps2)
     assert got == pytest.approx((bias, variance), rel=1e-12)
 
 
@@ -195,4 +209,4 @@ def test_spread_error_closed_form_equals_the_dense_spread_matrix():
         totals = np.array([x[a:b + 1].sum() for a, b in buckets])
         dense = (float(dplab.all_range_total_error(totals @ spread - x)),
                  2 / 0.3**2 * float(np.sum(dplab.all_range_total_error(spread))))
-        assert dplab.spread_error(x, buckets, 0.3) == pytest.approx(dense, rel=1e-12, abs=1e-9), k
+        assert spread_error(x, buckets, 0.3) == pytest.approx(dense, rel=1e-12, abs=1e-9), k

@@ -7,6 +7,7 @@ import pytest
 from scipy.optimize import check_grad
 
 import dplab
+from dplab import range_queries
 
 
 def _workload(k: int) -> np.ndarray:
@@ -17,7 +18,7 @@ def _workload(k: int) -> np.ndarray:
 def test_gram_and_error_against_dense_pinv():
     k = 10
     w = _workload(k)
-    np.testing.assert_array_equal(dplab.all_ranges_gram(k), w.T @ w)  # closed form vs definition
+    np.testing.assert_array_equal(range_queries.all_ranges_gram(k), w.T @ w)  # closed form vs definition
     theta = np.random.default_rng(0).uniform(size=(3, k))
     a = dplab.p_identity_matrix(theta)
     assert np.allclose(np.abs(a).sum(axis=0), 1.0)  # every column has L1 norm 1
@@ -30,22 +31,22 @@ def test_gram_and_error_against_dense_pinv():
 
 def test_analytic_gradient():
     k, p = 12, 3
-    gram = dplab.all_ranges_gram(k)
+    gram = range_queries.all_ranges_gram(k)
     theta = np.random.default_rng(1).uniform(size=p * k)
 
     def value(t):
-        return dplab.p_identity_objective(t.reshape(p, k), gram)[0]
+        return range_queries.p_identity_objective(t.reshape(p, k), gram)[0]
 
     def grad(t):
-        return dplab.p_identity_objective(t.reshape(p, k), gram)[1].ravel()
+        return range_queries.p_identity_objective(t.reshape(p, k), gram)[1].ravel()
 
     assert check_grad(value, grad, theta) < 1e-6 * np.linalg.norm(grad(theta))
 
 
 def test_optimisation_beats_identity_and_hierarchies_at_k64():
-    theta = dplab.optimize_p_identity(64, rng=2028)
+    theta = range_queries.optimize_p_identity(64, rng=2028)
     assert np.all(theta >= 0)
-    ours = dplab.PIdentityStrategy(theta).expected_total_error(1.0) / dplab.n_ranges(64)
+    ours = range_queries.PIdentityStrategy(theta).expected_total_error(1.0) / dplab.n_ranges(64)
     best_tree = min(dplab.expected_error_per_query("hierarchy", 64, 1.0, b, True) for b in range(2, 65))
     assert ours < best_tree < dplab.expected_error_per_query("identity", 64, 1.0)
 
@@ -58,22 +59,22 @@ def test_shipped_k256_strategy_meets_the_goal():
 
 def test_bad_input():
     with pytest.raises(ValueError, match="k must be a positive integer"):
-        dplab.optimize_p_identity(0)
+        range_queries.optimize_p_identity(0)
     with pytest.raises(ValueError, match="epsilon"):
         dplab.p_identity_error(np.zeros((1, 4)), epsilon=0.0)
 
 
 def test_p_identity_strategy_is_a_range_strategy():
     theta = np.random.default_rng(3).uniform(0, 0.3, size=(2, 12))
-    s = dplab.PIdentityStrategy(theta)
-    assert isinstance(s, dplab.RangeStrategy) and s.sensitivity == 1.0 and s.k == 12
+    s = range_queries.PIdentityStrategy(theta)
+    assert isinstance(s, range_queries.RangeStrategy) and s.sensitivity == 1.0 and s.k == 12
     assert np.abs(s.matrix()).sum(axis=0).max() == pytest.approx(1.0)
     # closed form = the dense base class's ||W A^+||_F^2
-    assert s.error_units() == pytest.approx(dplab.RangeStrategy.error_units(s), rel=1e-10)
+    assert s.error_units() == pytest.approx(range_queries.RangeStrategy.error_units(s), rel=1e-10)
     x = np.arange(12.0)
     np.testing.assert_allclose(s.reconstruct(s.apply(x)), x, atol=1e-9)  # A has full column rank
     y = s.measure(x, 0.9, rng=5, size=20_000)
     est = dplab.mean_ci(s.total_error(y, x), 0.999)
     assert est.contains(s.expected_total_error(0.9))
     with pytest.raises(ValueError, match=r"theta must hold finite entries >= 0, got min\(theta\)=-0.29"):
-        dplab.PIdentityStrategy(-theta)
+        range_queries.PIdentityStrategy(-theta)

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import range_queries
 
-RangeStrategy = dplab.RangeStrategy
+RangeStrategy = range_queries.RangeStrategy
 
 
 def _workload(k: int) -> np.ndarray:
@@ -43,7 +44,7 @@ def test_consistent_tree_estimate_is_least_squares(k, b, root):
     y = rng.normal(size=(4, s.n_measurements))
     a = _tree_matrix(s)
     dense = np.linalg.lstsq(a, y.T, rcond=None)[0].T  # least squares over all padded leaves
-    np.testing.assert_allclose(dplab.consistent_tree_estimate(y, b, root), dense, atol=1e-9)
+    np.testing.assert_allclose(range_queries.consistent_tree_estimate(y, b, root), dense, atol=1e-9)
     np.testing.assert_allclose(s.reconstruct(y), dense[:, :k], atol=1e-9)
 
 
@@ -201,7 +202,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="epsilon"):
         s.measure([1.0, 2.0, 3.0, 4.0], 0.0)
     with pytest.raises(ValueError, match="no complete 2-ary tree"):
-        dplab.consistent_tree_estimate(np.zeros(5), 2)
+        range_queries.consistent_tree_estimate(np.zeros(5), 2)
     with pytest.raises(ValueError, match="at least one bin"):
         dplab.all_range_total_error(np.zeros((2, 0)))
 
@@ -214,7 +215,7 @@ def test_fast_strategies_agree_with_the_dense_base_class(name, k, b, root):
     """Without padding (k a power of b): with padding, the tree's least squares treats the
     padded leaves as unknowns (Hay et al.), the dense one knows they are empty."""
     s = dplab.range_strategy(name, k, b, include_root=root)
-    dense = dplab.RangeStrategy(s.matrix())
+    dense = range_queries.RangeStrategy(s.matrix())
     assert s.sensitivity == dense.sensitivity and s.n_measurements == dense.n_measurements
     x = np.random.default_rng(k).integers(0, 20, size=k).astype(float)
     np.testing.assert_allclose(s.apply(x), dense.apply(x), atol=1e-12)
@@ -225,12 +226,12 @@ def test_fast_strategies_agree_with_the_dense_base_class(name, k, b, root):
 
 def test_dense_strategy_of_any_matrix():
     a = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0]])
-    s = dplab.RangeStrategy(a)
+    s = range_queries.RangeStrategy(a)
     assert s.sensitivity == 2.0 and s.k == 3 and not s.answers_directly
     w = _workload(3)
     assert s.error_units() == pytest.approx(np.linalg.norm(w @ np.linalg.inv(a), "fro") ** 2)
     with pytest.raises(ValueError, match="matrix must be a finite non-empty 2-d array"):
-        dplab.RangeStrategy(np.zeros(3))
+        range_queries.RangeStrategy(np.zeros(3))
     with pytest.raises(NotImplementedError):
         s.direct_total_error(np.zeros(3))
 
@@ -238,7 +239,7 @@ def test_dense_strategy_of_any_matrix():
 def test_per_query_crossover_and_orders():
     assert dplab.n_ranges(4) == 10
     assert dplab.expected_error_per_query("identity", 64, 1.0) == pytest.approx(2 * 66 / 3)
-    orders = dplab.seed_error_orders(np.array([4, 16]), 2.0)
+    orders = range_queries.seed_error_orders(np.array([4, 16]), 2.0)
     np.testing.assert_allclose(orders["identity"], [16.0, 1024.0])
     np.testing.assert_allclose(orders["hierarchy"], [16 * 8 / 4, 256 * 64 / 4])
 
@@ -254,7 +255,7 @@ def test_max_range_nodes_against_the_canonical_decomposition(b, heights):
     for h in heights:
         s = dplab.range_strategy("hierarchy", b**h, b)
         worst = max(len(_canonical_nodes(s, lo, hi)) for lo in range(b**h) for hi in range(lo + 1, b**h + 1))
-        assert dplab.hierarchy_max_range_nodes(b**h, b) == worst
+        assert range_queries.hierarchy_max_range_nodes(b**h, b) == worst
 
 
 def test_seed_intermediate_orders_stay_in_their_band():
@@ -263,7 +264,7 @@ def test_seed_intermediate_orders_stay_in_their_band():
         assert dplab.hierarchy_node_variance(k, 1.0) / math.log2(k) ** 2 == pytest.approx(2.0)
         assert 3.0 <= dplab.hierarchy_max_range_error(k, 1.0) / math.log2(k) ** 3 < 4.0
     with pytest.raises(ValueError, match="k must be a power of branching=2"):
-        dplab.hierarchy_max_range_nodes(100, 2)
+        range_queries.hierarchy_max_range_nodes(100, 2)
 
 
 def test_prefix_error_units():

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from dplab.accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
 from dplab.datasets import load_yrbss, table_size
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
@@ -36,7 +37,6 @@ from dplab.mechanisms.laplace import (
 )
 from dplab.sensitivity import clipped_mean_sensitivity
 from dplab.simulate import mean_ci, proportion_ci, standard_errors
-from dplab.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
 
 NOTEBOOK = "01_laplace_vs_gaussian.ipynb"
 PREFIX = "01"

@@ -12,7 +12,7 @@ import numpy as np
 from scipy import stats
 
 from dplab._checks import check_epsilon
-from dplab.composition import advanced_composition_per_step
+from dplab.accounting import advanced_composition_per_step
 from dplab.lab.lessons.l01_laplace_vs_gaussian.report import (
     ACC_K,
     ACC_TRIALS,

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from dplab.accounting import subsampling_epsilon, subsampling_slide_claim_fails_above
 from dplab.bmi import (
     BMI_UNIVERSE,
     TWEET_UNIVERSE,
@@ -31,7 +32,6 @@ from dplab.bmi import (
     first_words,
     tall_counts_isotonic_trials,
 )
-from dplab.composition import subsampling_epsilon, subsampling_slide_claim_fails_above
 from dplab.contingency import contingency_expected_total_error, contingency_release
 from dplab.datasets import load_yrbss
 from dplab.lab.exercises import Exercise

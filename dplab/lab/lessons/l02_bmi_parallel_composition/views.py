@@ -6,10 +6,9 @@ both call these functions.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+from dplab.accounting import subsampling_epsilon, subsampling_slide_claim_fails_above
 from dplab.bmi import (
     ANSWERS_FROM_CELLS,
     TALL_THRESHOLDS_M,
@@ -21,8 +20,8 @@ from dplab.bmi import (
     bmi_slides_table,
     tall_counts_isotonic_trials,
 )
-from dplab.composition import subsampling_epsilon, subsampling_slide_claim_fails_above
 from dplab.contingency import CONTINGENCY_METHODS, contingency_expected_total_error, contingency_release
+from dplab.lab.cache import cached
 from dplab.lab.lessons.l02_bmi_parallel_composition.report import SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
@@ -45,7 +44,7 @@ def standard_answer_errors(seed: int, trials: int = TRIALS) -> dict[str, np.ndar
     return {"1": z, "2": z @ ANSWERS_FROM_CELLS.T}
 
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _scaled_errors(seed: int, algorithm: int) -> tuple[ScaledErrors, list[ScaledErrors]]:
     e = standard_answer_errors(seed)[str(algorithm)]
     total = ScaledErrors(np.sqrt(np.sum(e**2, axis=1)))

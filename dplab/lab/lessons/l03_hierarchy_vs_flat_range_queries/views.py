@@ -6,10 +6,9 @@ figures`` both call these functions.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+from dplab.lab.cache import cached
 from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import MCKENNA_K256, P_IDENTITY_K, SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
@@ -43,7 +42,7 @@ SIMULATE_MAX_K = {"all ranges": 256, "hierarchy": 1024}
 # ------------------------------------------------------------------ simulation with common random numbers
 
 
-@lru_cache(maxsize=64)
+@cached(maxsize=64)
 def _standard_errors(label: str, k: int, branching: int, seed: int, trials: int):
     """Total error over all ranges, and mean error by range length, of ``trials`` runs at
     sensitivity/epsilon = 1 (scale them by (Delta/eps)^2). One draw per configuration."""

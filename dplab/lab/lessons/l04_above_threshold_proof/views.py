@@ -7,11 +7,11 @@ call these functions.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from dplab.lab.cache import cached
 from dplab.lab.lessons.l04_above_threshold_proof.report import (
     CURVE_VARIANTS,
     LOSS_K,
@@ -111,7 +111,7 @@ def figure_losses(epsilon: float = 1.0):
     return fig
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _panel_curve(variant: str, epsilon: float) -> np.ndarray:
     """The loss of halting at j = 1..PANEL_K_MAX for one variant and eps (cached: the queries
     slider only truncates it)."""

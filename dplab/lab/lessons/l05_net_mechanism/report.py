@@ -9,13 +9,13 @@ Lemma 12) and seed 001 (the exponential mechanism slides).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 from scipy import optimize
 
 from dplab.datasets import load_yrbss
+from dplab.lab.cache import cached
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
 from dplab.mechanisms.exponential import (
@@ -147,7 +147,7 @@ class NetState(NamedTuple):
         return float(self.levels[0])
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def net_state(n: int = N_DEFAULT, bits: int = 3, m: int = M_STATIC, seed: int = SEED) -> NetState:
     """The scored net for the sampled database (cached: the eps slider only reweights it).
 

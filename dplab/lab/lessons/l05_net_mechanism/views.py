@@ -7,10 +7,10 @@ these functions.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 
+from dplab.lab.cache import cached
 from dplab.lab.lessons.l05_net_mechanism.report import (
     BETA,
     EPSILON,
@@ -288,7 +288,7 @@ def figure_scaling(n: int = 10**6, log2_universe: int = 40):
 
 PANEL_X_MIN = 2e-3
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def m_limit(bits: int, high: int = 200) -> int:
     """The largest m (<= high) whose net over |X| = 2^bits stays within LIVE_MAX databases."""
     m = 1

@@ -9,15 +9,25 @@ Notebook ``notebooks/06_adaptive_filters.ipynb``. Seed 002 (Rogers, Samorodnitsk
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 
+from dplab.accounting import (
+    AdvancedAccountant,
+    BasicAccountant,
+    BasicFilter,
+    OptimalAccountant,
+    ZCDPAccountant,
+    advanced_composition,
+    epsilons,
+    pure_to_zcdp,
+    zcdp_to_approx_dp,
+)
 from dplab.accuracy_first import RELEASE_METHODS, heavy_tailed_counts, release_counts
-from dplab.composition import advanced_composition, basic_composition, optimal_composition
-from dplab.filters import BasicFilter
+from dplab.lab.cache import cached
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
+from dplab.mechanisms import EpsilonDelta
 from dplab.mechanisms.noise_reduction import (
     brownian_noise_reduction,
     brownian_privacy_loss,
@@ -26,7 +36,6 @@ from dplab.mechanisms.noise_reduction import (
     laplace_noise_reduction,
 )
 from dplab.simulate import mean_ci, proportion_ci
-from dplab.zcdp import pure_to_zcdp, zcdp_to_approx_dp
 
 NOTEBOOK = "06_adaptive_filters.ipynb"
 PREFIX = "06"
@@ -35,13 +44,18 @@ SEED = 2031
 # --- composition -----------------------------------------------------------------------------
 
 EPS0, DELTA = 0.1, 1e-6
+#: k steps, each EPS0-DP and nothing more known about them
+STEP = EpsilonDelta(EPS0)
+#: the accountants of the table and figure, loosest first
+ACCOUNTANTS = (BasicAccountant(), AdvancedAccountant(), ZCDPAccountant("simple"), ZCDPAccountant("cks"),
+               OptimalAccountant())
 #: LAB_SPEC.md, "Reference numbers" (dp-accounting 0.6.0, autodp, OpenDP 0.16): k-fold Laplace
 #: with eps0 = 0.1 at delta = 1e-6, for k = 10, 100, 1000. External oracles, not dplab's output.
 REFERENCE = {
     "basic": (1.0, 10.0, 100.0),
     "advanced (DRV)": (1.7674, 6.3082, 27.1397),
-    "zCDP, simple": (1.7123, 5.7565, 21.6226),
-    "zCDP, CKS": (1.4716, 5.2215, 20.5519),
+    "zCDP (simple)": (1.7123, 5.7565, 21.6226),
+    "zCDP (CKS)": (1.4716, 5.2215, 20.5519),
 }
 REFERENCE_K = (10, 100, 1000)
 #: dp-accounting's privacy loss distribution of 1000 Laplace(10) mechanisms at delta = 1e-6 (a
@@ -49,16 +63,9 @@ REFERENCE_K = (10, 100, 1000)
 LAPLACE_PLD_1000 = 18.95
 
 
-def composition_epsilons(k: int, epsilon: float = EPS0, delta: float = DELTA) -> dict[str, float]:
-    """The total epsilon at ``delta`` of k eps-DP mechanisms, by each accountant."""
-    rho = k * pure_to_zcdp(epsilon)
-    return {
-        "basic": basic_composition(epsilon, k)[0],
-        "advanced (DRV)": advanced_composition(epsilon, k, delta)[0],
-        "zCDP, simple": zcdp_to_approx_dp(rho, delta),
-        "zCDP, CKS": zcdp_to_approx_dp(rho, delta, method="cks"),
-        "optimal (KOV)": optimal_composition(epsilon, k, delta),
-    }
+def composition_epsilons(k: int) -> dict[str, float]:
+    """The total epsilon at DELTA of k EPS0-DP steps, by each of ACCOUNTANTS."""
+    return epsilons(STEP, k, DELTA, ACCOUNTANTS)
 
 
 # --- filters ------------------------------------------------------------------------------------
@@ -86,7 +93,7 @@ MARTINGALE_STOP = 1.0  # stop once the released value (truth 0) reaches 1
 MARTINGALE_PATHS = 200_000
 
 
-@lru_cache(maxsize=2)
+@cached(maxsize=2)
 def martingale_draws(seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
     """(T, L) of 2 x 10^5 Brownian noise reductions (value 0, Delta = 1) stopped by their outputs."""
     t, loss = brownian_stopped_loss(
@@ -138,7 +145,7 @@ METHODS = (
 assert set(METHODS) == set(RELEASE_METHODS)
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def experiment(
     epsilon: float,
     delta: float = DELTA,

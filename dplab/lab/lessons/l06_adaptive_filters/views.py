@@ -6,12 +6,11 @@ functions.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from dplab.filters import ZCDPFilter
+from dplab.accounting import ZCDPFilter
+from dplab.lab.cache import cached
 from dplab.lab.lessons.l06_adaptive_filters.report import (
     BROWNIAN_TIMES,
     DELTA,
@@ -40,8 +39,8 @@ from dplab.simulate import Estimate, mean_ci
 ACCOUNTANT_COLORS = {
     "basic": COLORS["normal"],
     "advanced (DRV)": COLORS["classical"],
-    "zCDP, simple": COLORS["zcdp"],
-    "zCDP, CKS": COLORS["analytic"],
+    "zCDP (simple)": COLORS["zcdp"],
+    "zCDP (CKS)": COLORS["analytic"],
     "optimal (KOV)": "k",
 }
 METHOD_COLORS = {
@@ -66,8 +65,8 @@ def figure_composition():
     styles = {
         "basic": ":",
         "advanced (DRV)": "--",
-        "zCDP, simple": "-",
-        "zCDP, CKS": "-.",
+        "zCDP (simple)": "-",
+        "zCDP (CKS)": "-.",
         "optimal (KOV)": "-",
     }
     for name, color in ACCOUNTANT_COLORS.items():
@@ -271,7 +270,7 @@ def figure_experiment():
     return fig
 
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def released_sweep(delta: float = DELTA, target: float = TARGET) -> dict[str, np.ndarray]:
     """Counts released per method of PANEL_METHODS over PANEL_EPSILONS (one run each; cached)."""
     return {

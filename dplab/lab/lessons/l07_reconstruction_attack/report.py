@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from scipy import linalg
 
+from dplab.accounting import approx_dp_to_zcdp
+from dplab.lab.cache import cached
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
 from dplab.reconstruction import (
@@ -35,7 +36,6 @@ from dplab.reconstruction import (
     subset_queries,
 )
 from dplab.simulate import mean_ci, proportion_ci, standard_noise
-from dplab.zcdp import approx_dp_to_zcdp
 
 NOTEBOOK = "07_reconstruction_attack.ipynb"
 PREFIX = "07"
@@ -95,7 +95,7 @@ def design_noise(m: int, kind: str, seed: int) -> np.ndarray:
     return standard_noise(kind, (m, DRAWS), np.random.default_rng([seed, m, KINDS.index(kind)]))
 
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def design(n: int, m: int, seed: int = SEED) -> Design:
     """The cached design of n random bits and m queries (one least-squares factorisation)."""
     bits = np.random.default_rng([seed, n]).integers(0, 2, n).astype(np.uint8)
@@ -108,7 +108,7 @@ def design(n: int, m: int, seed: int = SEED) -> Design:
     return Design(bits, queries, errors, seed)
 
 
-@lru_cache(maxsize=32)
+@cached(maxsize=32)
 def simulated_curve(n: int, m: int, seed: int = SEED) -> np.ndarray:
     """Least squares' mean share over the design's draws at each noise level of RATIOS (uniform
     noise): computed once per design, not on every move of a noise slider."""
@@ -123,7 +123,7 @@ def dp_noise(m: int, epsilon: float, split: str, delta: float = DELTA) -> tuple[
     return dp_answer_noise(m, epsilon, delta=None if split == "basic" else delta, split=split)
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def dp_theory_curve(split: str) -> np.ndarray:
     """dp_theory over DP_EPSILONS for the lesson's design size (cached: a slider redraws it)."""
     curve = dp_theory(DP_N, DP_M, DP_EPSILONS, split)
@@ -161,7 +161,7 @@ EXHAUSTIVE_BITS = 10
 EXHAUSTIVE_BOUNDS = (0.5, 1.0, 1.5, 2.0)
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def exhaustive_table(secrets: int = 10, seed: int = SEED) -> dict[float, tuple[int, int]]:
     """E -> (most wrong bits over ``secrets`` secrets with random noise on [-E, E], the same
     with the adversary's answers), all 2^10 subsets answered, n = 10."""
@@ -186,7 +186,7 @@ ADVERSARY_RATIOS = (0.25, 0.5, 0.75, 1.0, 1.25)
 ADVERSARY_TRIES = 20
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def adversary_table(seed: int = SEED) -> dict[float, tuple[int, float]]:
     """E/sqrt(n) -> (bits the greedy adversary's decoy hides, the best of ADVERSARY_TRIES orders;
     bits least squares gets wrong on uniform noise of the same bound, mean of the draws),
@@ -212,7 +212,7 @@ DP_CHECK_EPSILONS = (1.0, 30.0, 100.0)
 DP_CHECK_RUNS = 40
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def dp_runs(epsilon: float, split: str = "zcdp", runs: int = DP_CHECK_RUNS, seed: int = SEED) -> np.ndarray:
     """Shares least squares recovers from DP answers, ``runs`` independent releases, through
     dplab.answer_queries_dp and dplab.least_squares_attack (n = 256, m = 512)."""
@@ -246,7 +246,7 @@ ROBUST_EPSILON, ROBUST_MU = 1.5, 1.5
 ROBUST_DRAWS = 100_000
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def robustness_attacks(seed: int = SEED) -> dict[str, dict[int, int]]:
     """Successes (of ROBUST_DRAWS) of the best attack on a secret uniform over K values, for
     K-ary randomized response at eps = 1.5 and a mu-GDP release (mu = 1.5: s e_z + N(0, I),

@@ -15,31 +15,28 @@ alpha is its false-alarm rate Pr_D[says D'], beta its miss rate Pr_D'[says D].
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import brentq
 
+from dplab.accounting import (
+    AdvancedAccountant,
+    BasicAccountant,
+    OptimalAccountant,
+    PLDAccountant,
+    PrivacyLossDistribution,
+    ZCDPAccountant,
+    epsilons,
+    gdp_limit_mu,
+)
 from dplab.attacks import EmpiricalRoc, likelihood_ratio_roc, roc_violations
 from dplab.audit import audit_epsilon
-from dplab.composition import advanced_composition, optimal_composition
 from dplab.datasets import load_yrbss
+from dplab.lab.cache import cached
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
-from dplab.mechanisms.gaussian import gaussian_sigma
-from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse
-from dplab.pld import PrivacyLossDistribution, gdp_limit_mu, laplace_pld
-from dplab.reconstruction import randomized_response_guess
+from dplab.mechanisms import EpsilonDelta, Gaussian, Laplace, Mechanism, RandomizedResponse, gaussian_sigma
+from dplab.promises import epsilon_for_posterior, posterior_bound, tradeoff_dp
 from dplab.simulate import mean_ci, proportion_ci
-from dplab.tradeoff import (
-    posterior_bound,
-    tradeoff_discrete,
-    tradeoff_dp,
-    tradeoff_gaussian,
-    tradeoff_laplace,
-    tradeoff_randomized_response,
-)
-from dplab.zcdp import pure_to_zcdp, zcdp_to_approx_dp
 
 NOTEBOOK = "08_what_epsilon_promises.ipynb"
 PREFIX = "08"
@@ -54,7 +51,7 @@ POSTERIOR_PRIORS = (0.01, 0.05, 0.1, 0.25, 0.5)
 BAYES_DRAWS = 400_000
 
 
-@lru_cache(maxsize=64)
+@cached(maxsize=64)
 def bayes_attack(epsilon: float, prior: float, draws: int = BAYES_DRAWS, seed: int = SEED):
     """A simulated Bayesian attacker. Alice's record is in the data with probability ``prior``;
     the curator releases the count with Laplace noise (sensitivity 1, scale 1/epsilon): the
@@ -88,55 +85,40 @@ SMALL_DELTA, LARGE_DELTA = 1e-5, 0.05
 ROC_DRAWS = 200_000
 
 
-def gaussian_mu(epsilon: float, delta: float) -> float:
-    """mu = 1/sigma of the analytic Gaussian calibrated to (epsilon, delta) at sensitivity 1:
-    the release is then mu-GDP."""
-    return 1.0 / gaussian_sigma(1.0, epsilon, delta)
-
-
-def truth_or_rr(epsilon: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Output distributions of "with probability delta say whether Alice is in; otherwise
-    randomized response at epsilon" on D and on D', outputs (says D, RR says D, RR says D',
-    says D'). Kairouz, Oh & Viswanath's extreme pair: its trade-off curve is f_{eps, delta}."""
-    keep = randomized_response_guess(epsilon, 2)
-    p = np.array([delta, (1 - delta) * keep, (1 - delta) * (1 - keep), 0.0])
-    return p, p[::-1].copy()
-
-
-def mechanism_curve(name: str, alpha, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA):
-    """The exact trade-off curve of section 2's mechanisms at (epsilon, delta)."""
-    if name == "laplace":
-        return tradeoff_laplace(alpha, 1 / epsilon)
-    if name == "randomized response":
-        return tradeoff_randomized_response(alpha, epsilon)
-    if name == "gaussian":
-        return tradeoff_gaussian(alpha, gaussian_mu(epsilon, delta))
-    if name == "truth or rr":
-        return tradeoff_discrete(alpha, *truth_or_rr(epsilon, delta))
-    raise ValueError(f"name must be a mechanism of section 2, got name={name!r}")
+def section_mechanism(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA) -> Mechanism:
+    """Section 2's mechanisms at (epsilon, delta), by their display name: the Laplace count
+    (sensitivity 1), the analytic Gaussian (mu-GDP: drawn as N(0, 1) against N(mu, 1)),
+    randomized response, and "the truth with probability delta, else randomized response"
+    (Kairouz, Oh & Viswanath's extreme pair, whose curve is f_{eps, delta})."""
+    mechanisms = {
+        "laplace": lambda: Laplace(1.0, epsilon),
+        "gaussian": lambda: Gaussian(Gaussian.calibrated(1.0, epsilon, delta).mu, 1.0),
+        "randomized response": lambda: RandomizedResponse(epsilon),
+        "truth or rr": lambda: EpsilonDelta(epsilon, delta),
+    }
+    if name not in mechanisms:
+        raise ValueError(f"name must be one of {tuple(mechanisms)}, got name={name!r}")
+    return mechanisms[name]()
 
 
 SIMULATED = ("laplace", "gaussian", "randomized response", "truth or rr")
 
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def simulated_roc(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA,
                   draws: int = ROC_DRAWS, seed: int = SEED) -> EmpiricalRoc:
     """The Neyman-Pearson attacker's ROC from ``draws`` outputs of M(D) and of M(D'): the
     output itself is its score (the likelihood ratio grows with it)."""
     rng = np.random.default_rng([seed, SIMULATED.index(name)])
-    if name == "laplace":
-        a, b = rng.laplace(0, 1 / epsilon, draws), 1 + rng.laplace(0, 1 / epsilon, draws)
-    elif name == "gaussian":
-        mu = gaussian_mu(epsilon, delta)
-        a, b = rng.standard_normal(draws), mu + rng.standard_normal(draws)
-    elif name == "randomized response":
-        keep = randomized_response_guess(epsilon, 2)
-        a, b = rng.random(draws) >= keep, rng.random(draws) < keep
-        return likelihood_ratio_roc(a, b, thresholds=[0.5], confidence=ROC_CONFIDENCE)
+    mechanism = section_mechanism(name, epsilon, delta)
+    if isinstance(mechanism, Gaussian):
+        on_d, on_d_prime = 0.0, mechanism.sensitivity
     else:
-        p, q = truth_or_rr(epsilon, delta)
-        a, b = rng.choice(4, draws, p=p), rng.choice(4, draws, p=q)
+        on_d, on_d_prime = 0, 1
+    a, b = mechanism.sample(on_d, rng, size=draws), mechanism.sample(on_d_prime, rng, size=draws)
+    if isinstance(mechanism, RandomizedResponse):
+        return likelihood_ratio_roc(a, b, thresholds=[0.5], confidence=ROC_CONFIDENCE)
+    if isinstance(mechanism, EpsilonDelta):
         return likelihood_ratio_roc(a, b, thresholds=[0.5, 1.5, 2.5], confidence=ROC_CONFIDENCE)
     return likelihood_ratio_roc(a, b, confidence=ROC_CONFIDENCE)
 
@@ -149,7 +131,7 @@ MI_DRAWS = 1_000_000
 HEIGHT_LOW, HEIGHT_HIGH = 1.4, 2.0
 
 
-@lru_cache(maxsize=2)
+@cached(maxsize=2)
 def heights() -> np.ndarray:
     """The shipped survey's heights (m), the data of the DP mean."""
     return np.asarray(load_yrbss()["height_m"], dtype=float)
@@ -178,7 +160,7 @@ def mean_sampler(data: float, size: int, rng: np.random.Generator) -> np.ndarray
     return data + mean_pair()[2] * rng.standard_normal(size)
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def membership_roc(release: str, seed: int = SEED) -> EmpiricalRoc:
     """The attacker's ROC on MI_DRAWS releases with and without Alice (its score: the release)."""
     sampler, (d, d_prime) = _release(release)
@@ -201,7 +183,7 @@ def release_delta(release: str) -> float:
     return 0.0 if release == "count" else MI_DELTA
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def membership_audit(release: str, seed: int = SEED):
     """dplab.audit_epsilon on the release: a 99.9% lower bound on its epsilon (delta counted)."""
     sampler, (d, d_prime) = _release(release)
@@ -217,55 +199,43 @@ CLT_KS = (1, 4, 16, 64)
 #: the accounting figure: k Laplace steps of eps0 = 0.1 at delta = 1e-6
 ACCOUNT_EPSILON, ACCOUNT_DELTA = 0.1, 1e-6
 ACCOUNT_KS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
-ACCOUNTINGS = ("basic", "advanced", "KOV (optimal)", "zCDP (CKS)", "PLD (exact)")
+#: the accountants of the table and the figure; the PLD's grid is 2000 points per step's loss range
+ACCOUNTANTS = (BasicAccountant(), AdvancedAccountant(), OptimalAccountant(), ZCDPAccountant("cks"),
+               PLDAccountant(step=2 * ACCOUNT_EPSILON / 2000))
 
 
-@lru_cache(maxsize=32)
+def accounting(k: int) -> dict[str, float]:
+    """eps(ACCOUNT_DELTA) of k Laplace releases of ACCOUNT_EPSILON, by each of ACCOUNTANTS."""
+    return epsilons(Laplace(1.0, ACCOUNT_EPSILON), k, ACCOUNT_DELTA, ACCOUNTANTS)
+
+
+@cached(maxsize=32)
 def composed_laplace(epsilon0: float, k: int, pessimistic: bool = True, per_step: int = 2000
                      ) -> PrivacyLossDistribution:
     """The PLD of k Laplace mechanisms of epsilon0 each, ``per_step`` grid points per step's loss
     range [-eps0, eps0] (rounding bound k * eps0 / (per_step/2))."""
-    return laplace_pld(epsilon0, step=2 * epsilon0 / per_step, pessimistic=pessimistic).compose(k)
+    accountant = PLDAccountant(step=2 * epsilon0 / per_step, pessimistic=pessimistic)
+    return accountant.compose(Laplace(1.0, epsilon0), k).pld()
 
 
 def clt_mu(k: int) -> float:
-    """The Gaussian limit of k Laplace steps of 1/sqrt(k): sqrt(2 k KL) (dplab.gdp_limit_mu)."""
-    return gdp_limit_mu(laplace_pld(1 / math.sqrt(k), step=1e-3), k)
+    """The Gaussian limit of k Laplace steps of 1/sqrt(k): sqrt(2 k KL) (dplab.accounting.gdp_limit_mu)."""
+    return gdp_limit_mu(Laplace(1.0, 1 / math.sqrt(k)).pld(step=1e-3), k)
 
 
 def composed_losses(epsilon0: float, k: int, draws: int, rng: np.random.Generator, member: bool = False):
-    """Sampled total privacy losses of k Laplace releases (sensitivity 1, scale 1/eps0) on D (or
-    on D' with ``member``): the sum over steps of eps0 (|y - 1| - |y|). Each step's loss is
+    """Sampled total privacy losses of k Laplace releases (the count 0 on D, 1 on D') drawn on D
+    (or on D' with ``member``): Laplace.privacy_loss summed over the k steps. Each step's loss is
     also the Neyman-Pearson attacker's score."""
-    return summed_loss(rng.laplace(0.0, 1.0 / epsilon0, (draws, k)) + (1.0 if member else 0.0), epsilon0)
-
-
-def summed_loss(y: np.ndarray, epsilon0: float) -> np.ndarray:
-    """ln p_D(y) / p_D'(y) of k Laplace releases y (one run per row; the count 0 on D, 1 on D',
-    scale 1/eps0): eps0 times the sum over steps of |y - 1| - |y|."""
-    return epsilon0 * np.sum(np.abs(y - 1) - np.abs(y), axis=1)
-
-
-def accounting(name: str, k: int, epsilon0: float = ACCOUNT_EPSILON, delta: float = ACCOUNT_DELTA) -> float:
-    """eps(delta) of k Laplace mechanisms of epsilon0 by each accounting of ACCOUNTINGS."""
-    if name == "basic":
-        return k * epsilon0
-    if name == "advanced":
-        return advanced_composition(epsilon0, k, delta)[0]
-    if name == "KOV (optimal)":
-        return optimal_composition(epsilon0, k, delta)
-    if name == "zCDP (CKS)":
-        return zcdp_to_approx_dp(k * pure_to_zcdp(epsilon0), delta, method="cks")  # the tighter conversion
-    if name == "PLD (exact)":
-        return composed_laplace(epsilon0, k).epsilon(delta)
-    raise ValueError(f"name must be one of {ACCOUNTINGS}, got name={name!r}")
+    laplace = Laplace(1.0, epsilon0)
+    return laplace.privacy_loss(laplace.sample(np.full(k, 1.0 if member else 0.0), rng, size=draws), 0.0, 1.0)
 
 
 #: the Monte Carlo check of the PLD: k steps of eps0, delta at MC_EPSILON
 MC_K, MC_EPSILON0, MC_EPSILON, MC_DRAWS = 50, 0.1, 1.0, 400_000
 
 
-@lru_cache(maxsize=2)
+@cached(maxsize=2)
 def monte_carlo_delta(seed: int = SEED) -> np.ndarray:
     """(1 - e^(eps - L))_+ for MC_DRAWS sampled total losses L: their mean is delta(eps)."""
     losses = composed_losses(MC_EPSILON0, MC_K, MC_DRAWS, np.random.default_rng([seed, 41]))
@@ -273,15 +243,6 @@ def monte_carlo_delta(seed: int = SEED) -> np.ndarray:
 
 
 # --- 5. choosing epsilon from both sides ----------------------------------------------------------
-
-
-def epsilon_for_rmse(rmse: float, sensitivity: float = 1.0) -> float:
-    """The epsilon at which the Laplace count's root-mean-square error is ``rmse``: the root of
-    laplace_mse(sensitivity, eps) = rmse^2 (notebook 1's formula, 2 (Delta/eps)^2)."""
-    if not rmse > 0:
-        raise ValueError(f"rmse must be > 0, got rmse={rmse!r}")
-    return brentq(lambda e: laplace_mse(sensitivity, e) - rmse**2, 1e-9, 1e9, xtol=1e-14, rtol=1e-13)
-
 
 CHOOSE_RMSE, CHOOSE_PRIOR = 5.0, 0.1
 
@@ -313,7 +274,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         roc = simulated_roc(name, delta=delta or SMALL_DELTA, seed=seed)
 
         def f(a, name=name, delta=delta):
-            return mechanism_curve(name, a, delta=delta or SMALL_DELTA)
+            return section_mechanism(name, delta=delta or SMALL_DELTA).tradeoff(a)
 
         below = int(np.sum(f(alpha) < tradeoff_dp(alpha, 1.0, delta) - 1e-12))
         rows.append(ReportRow(
@@ -368,7 +329,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         "PLD accounting of 1,000 Laplace mechanisms of ε₀ = 0.1: ε(10⁻⁶) = 18.95 (pessimistic, within 0.5%)",
         "—",
         f"grid step {pld.step:g}, rounding bound {pld.rounding_bound:.2g}; KOV gives "
-        f"{accounting('KOV (optimal)', 1000):.2f}, advanced {accounting('advanced', 1000):.2f}",
+        f"{accounting(1000)['optimal (KOV)']:.2f}, advanced {accounting(1000)['advanced (DRV)']:.2f}",
         18.95,
         "exact",
         value=pld.epsilon(1e-6),
@@ -402,8 +363,9 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         "<=",
         value=float(roc_violations(roc, exact.tradeoff, two_sided=True).size),
     ))
-    eps_target = epsilon_for_rmse(CHOOSE_RMSE)
-    errors = laplace_mechanism(np.zeros(200_000), 1.0, eps_target, rng=np.random.default_rng([seed, 47]))
+    target = Laplace.for_rmse(1.0, CHOOSE_RMSE)
+    eps_target = target.epsilon
+    errors = target.sample(np.zeros(200_000), np.random.default_rng([seed, 47]))
     rows.append(ReportRow(
         "08.rmse_target",
         "the count released at ε = √2 / RMSE has mean squared error RMSE² (2/ε², notebook 1)",
@@ -414,11 +376,6 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         interval=lambda c: mean_ci(errors**2, c),
     ))
     return rows
-
-
-def largest_epsilon_for_posterior(prior: float, posterior: float) -> float:
-    """The largest eps whose posterior bound from ``prior`` stays at or below ``posterior``."""
-    return brentq(lambda e: posterior_bound(prior, e) - posterior, 0.0, 50.0, xtol=1e-14)
 
 
 EXERCISES = [
@@ -434,7 +391,7 @@ EXERCISES = [
         "08.2",
         "A hospital wants no attacker who is 1% sure that a patient is in its data to become more than 50% "
         "sure. What is the largest epsilon it may use (pure DP)?",
-        lambda: largest_epsilon_for_posterior(0.01, 0.5),
+        lambda: epsilon_for_posterior(0.01, 0.5),
         "Posterior odds 1 over prior odds 1/99: e^eps may be at most their ratio.",
         "e^eps <= 1 / (1/99) = 99, so eps <= ln 99 = 4.60.",
     ),
@@ -444,7 +401,7 @@ EXERCISES = [
         "Alice, 1 + noise with her. An attacker's test about Alice may say 'in' when she is out with "
         "probability at "
         "most alpha = 0.3. What is the smallest probability beta that it says 'out' when she is in?",
-        lambda: tradeoff_laplace(0.3, 1.0),
+        lambda: Laplace(1.0, 1.0).tradeoff(0.3),
         "The best test says 'in' when the count exceeds a threshold t with Pr[Lap(1) >= t] = 0.3.",
         "t = -ln(2 * 0.3) = 0.511 (Pr = e^-t / 2 = 0.3); beta = Pr[1 + Lap(1) < t] = e^(t - 1) / 2 = "
         "0.613 / 2 = 0.307, above f_eps(0.3) = e^-1 * 0.7 = 0.258: here Laplace is safer than randomized "
@@ -461,23 +418,23 @@ EXERCISES = [
     Exercise(
         "08.5",
         "A count is to be released with root-mean-square error 10 (Laplace, sensitivity 1). Which epsilon?",
-        lambda: epsilon_for_rmse(10.0),
+        lambda: Laplace.for_rmse(1.0, 10.0).epsilon,
         "Laplace's variance is 2 b^2 with b = 1/eps.",
         "2 / eps^2 = 100, so eps = sqrt(2)/10 = 0.141.",
     ),
     Exercise(
         "08.6",
         "At that epsilon, how sure can an attacker who was 10% sure become (as a share)?",
-        lambda: posterior_bound(0.1, epsilon_for_rmse(10.0)),
+        lambda: posterior_bound(0.1, Laplace.for_rmse(1.0, 10.0).epsilon),
         "The odds 1/9 times e^0.141.",
         "e^0.1414 = 1.152; odds 0.128; posterior 0.128 / 1.128 = 0.113: barely above the prior.",
     ),
     Exercise(
         "08.7",
         "300 Laplace releases of eps0 = 0.1 each, delta = 1e-6. What epsilon does exact accounting give "
-        "(dplab.laplace_pld(0.1).compose(300).epsilon(1e-6))? Compare with basic and advanced composition.",
-        lambda: accounting("PLD (exact)", 300),
-        "Build the PLD with dplab.laplace_pld, compose it with .compose(100), read .epsilon(1e-6).",
+        "(dplab.accounting.PLDAccountant())? Compare with basic and advanced composition.",
+        lambda: accounting(300)["PLD (exact)"],
+        "PLDAccountant().compose(dplab.mechanisms.Laplace(1, 0.1), 300), then read .epsilon(1e-6).",
         "9.00: the exact value for these Laplace steps, against 9.17 by KOV's optimal bound (which must hold "
         "for every eps0-DP step, randomized response included), 9.85 by zCDP (CKS), 12.26 by advanced and 30 "
         "by basic composition.",

@@ -7,17 +7,18 @@ these functions.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 from scipy import stats
 
+from dplab.accounting import gdp_limit_mu
 from dplab.attacks import likelihood_ratio_roc
+from dplab.lab.cache import cached
 from dplab.lab.lessons.l08_what_epsilon_promises.report import (
     ACCOUNT_DELTA,
     ACCOUNT_EPSILON,
     ACCOUNT_KS,
-    ACCOUNTINGS,
+    ACCOUNTANTS,
     CHOOSE_PRIOR,
     CHOOSE_RMSE,
     CLT_KS,
@@ -36,21 +37,16 @@ from dplab.lab.lessons.l08_what_epsilon_promises.report import (
     clt_mu,
     composed_laplace,
     composed_losses,
-    epsilon_for_rmse,
-    gaussian_mu,
     mean_pair,
-    mechanism_curve,
     membership_roc,
+    section_mechanism,
     simulated_roc,
-    summed_loss,
 )
 from dplab.lab.plots import COLORS, PALETTE, new_figure
 from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, promise
-from dplab.mechanisms.laplace import laplace_mse
-from dplab.pld import gdp_limit_mu, laplace_pld, randomized_response_pld
-from dplab.reconstruction import randomized_response_guess
+from dplab.mechanisms import Gaussian, Laplace, RandomizedResponse, laplace_mse
+from dplab.promises import posterior_bound, tradeoff_dp, tradeoff_gdp
 from dplab.simulate import proportion_ci
-from dplab.tradeoff import posterior_bound, tradeoff_dp, tradeoff_gaussian, tradeoff_laplace
 
 ALPHA = np.linspace(0, 1, 401)
 MECHANISM_COLORS = {"laplace": COLORS["laplace"], "gaussian": COLORS["gaussian"],
@@ -129,11 +125,12 @@ def figure_tradeoff():
     _tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
     ax.plot(ALPHA, tradeoff_dp(ALPHA, eps), "-", color=BOUND_COLOR, lw=5, zorder=1,
             label=f"f_ε: any {eps:g}-DP mechanism is above")
-    gaussian = f"Gaussian at (ε, {SMALL_DELTA:g}), μ = {gaussian_mu(eps, SMALL_DELTA):.2f}"
+    mu = section_mechanism("gaussian", eps, SMALL_DELTA).mu
+    gaussian = f"Gaussian at (ε, {SMALL_DELTA:g}), μ = {mu:.2f}"
     for name, label in (("randomized response", "randomized response (on f_ε)"),
                         ("laplace", "Laplace, b = 1/ε"), ("gaussian", gaussian)):
         color = MECHANISM_COLORS[name]
-        ax.plot(ALPHA, mechanism_curve(name, ALPHA), color=color, lw=1.4, label=label)
+        ax.plot(ALPHA, section_mechanism(name).tradeoff(ALPHA), color=color, lw=1.4, label=label)
         _boxes(ax, simulated_roc(name), color)
     ax.plot([], [], "o", ms=2.5, color="0.3", label="simulated attacker (99.9% boxes)")
     ax.legend(fontsize=7, loc="upper right")
@@ -141,10 +138,12 @@ def figure_tradeoff():
     ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps), ":", color="k", lw=1, label="f_ε (δ = 0)")
     ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps, LARGE_DELTA), "-", color=BOUND_COLOR, lw=5, zorder=1,
               label="f_ε,δ (under the first curve)")
+    mu = section_mechanism("gaussian", eps, LARGE_DELTA).mu
     for name, label in (("truth or rr", "with prob. δ tell the truth, else RR"),
-                        ("gaussian", f"Gaussian, μ = {gaussian_mu(eps, LARGE_DELTA):.2f}")):
+                        ("gaussian", f"Gaussian, μ = {mu:.2f}")):
         color = MECHANISM_COLORS[name]
-        ax_d.plot(ALPHA, mechanism_curve(name, ALPHA, delta=LARGE_DELTA), color=color, lw=1.4, label=label)
+        curve = section_mechanism(name, delta=LARGE_DELTA).tradeoff(ALPHA)
+        ax_d.plot(ALPHA, curve, color=color, lw=1.4, label=label)
         _boxes(ax_d, simulated_roc(name, delta=LARGE_DELTA), color)
     ax_d.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
@@ -161,10 +160,10 @@ def figure_membership():
         delta = 0.0 if release == "count" else MI_DELTA
         roc = membership_roc(release)
         if release == "count":
-            exact = 1 - tradeoff_laplace(fpr, 1 / MI_EPSILON)
+            exact = 1 - Laplace(1.0, MI_EPSILON).tradeoff(fpr)
             title = f"DP count, Laplace, ε = {MI_EPSILON:g}"
         else:
-            exact = 1 - tradeoff_gaussian(fpr, (high - low) / sigma)
+            exact = 1 - tradeoff_gdp(fpr, (high - low) / sigma)
             title = f"DP mean (replace-one), Gaussian at ({MI_EPSILON:g}, {MI_DELTA:g})"
         ax.plot(fpr, np.minimum(1, math.exp(MI_EPSILON) * fpr + delta), "-", color=BOUND_COLOR, lw=5,
                 zorder=1, label=f"bound: TPR ≤ e^ε FPR{' + δ' if delta else ''}")
@@ -197,7 +196,7 @@ def figure_composition():
         ax.plot(ALPHA, composed_laplace(1 / math.sqrt(k), k).tradeoff(ALPHA), color=color, lw=1.4,
                 label=f"k = {k} (exact, PLD)")
     mu = clt_mu(max(CLT_KS))
-    ax.plot(ALPHA, tradeoff_gaussian(ALPHA, mu), "k--", lw=1.2,
+    ax.plot(ALPHA, tradeoff_gdp(ALPHA, mu), "k--", lw=1.2,
             label=f"Gaussian, same mean loss as k = 64: μ = {mu:.2f}")
     ax.legend(fontsize=7, loc="upper right")
     k = max(CLT_KS)
@@ -211,21 +210,22 @@ def figure_composition():
     sampled = composed_losses(eps0, k, 200_000, np.random.default_rng([SEED, 53]))
     ax_h.stairs(exact, edges, color=PALETTE[0], lw=1.5, label="exact PLD (FFT)")
     ax_h.hist(sampled, bins=edges, density=True, color=PALETTE[1], alpha=0.45, label="sampled losses (2·10⁵)")
-    m = gdp_limit_mu(laplace_pld(eps0, step=1e-3), k)
+    m = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k)
     grid = np.linspace(-3, 4, 300)
     ax_h.plot(grid, stats.norm.pdf(grid, m**2 / 2, m), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {m:.3f}")
     ax_h.set(xlim=(-3, 4), ylim=(0, 0.62), xlabel="total privacy loss L", ylabel="density",
              title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
     ax_h.legend(fontsize=7, loc="upper left")
-    styles = {"basic": ("k", ":"), "advanced": (COLORS["classical"], "--"),
-              "KOV (optimal)": (PALETTE[4], "-."), "zCDP (CKS)": (COLORS["zcdp"], "--"),
+    styles = {"basic": ("k", ":"), "advanced (DRV)": (COLORS["classical"], "--"),
+              "optimal (KOV)": (PALETTE[4], "-."), "zCDP (CKS)": (COLORS["zcdp"], "--"),
               "PLD (exact)": (PALETTE[0], "-")}
-    markers = {"basic": "o", "advanced": "o", "KOV (optimal)": "s", "zCDP (CKS)": "o", "PLD (exact)": "o"}
-    for name in ACCOUNTINGS:
+    table = [accounting(k) for k in ACCOUNT_KS]
+    for accountant in ACCOUNTANTS:
+        name = accountant.name
         color, ls = styles[name]
-        kov = name.startswith("KOV")  # open squares on top: it lies between zCDP and the PLD
-        ax_e.plot(ACCOUNT_KS, [accounting(name, k) for k in ACCOUNT_KS], ls, color=color, lw=1.5,
-                  marker=markers[name], ms=5 if kov else 3, mfc="none" if kov else color, label=name,
+        kov = name.startswith("optimal")  # open squares on top: it lies between zCDP and the PLD
+        ax_e.plot(ACCOUNT_KS, [row[name] for row in table], ls, color=color, lw=1.5,
+                  marker="s" if kov else "o", ms=5 if kov else 3, mfc="none" if kov else color, label=name,
                   zorder=3 if kov else 2)
     ax_e.set(xscale="log", yscale="log", xlabel="k releases", ylabel=f"ε at δ = {ACCOUNT_DELTA:g}",
              title=f"k Laplace releases of ε₀ = {ACCOUNT_EPSILON:g}")
@@ -245,23 +245,23 @@ PANEL_DELTA = 1e-6
 PANEL_PER_STEP = 400
 
 
-@lru_cache(maxsize=64)
+@cached(maxsize=64)
 def panel_curve(mechanism: str, epsilon: float, delta: float, k: int) -> tuple[np.ndarray, float, float]:
     """(trade-off curve on ALPHA, eps' at PANEL_DELTA by exact accounting or mu, the Gaussian
     limit's mu) of k releases of epsilon / k each ((epsilon/k, delta/k) for the Gaussian)."""
     eps0 = epsilon / k
     if mechanism == "gaussian":
-        mu = math.sqrt(k) * gaussian_mu(eps0, delta / k)
-        return tradeoff_gaussian(ALPHA, mu), mu, mu
+        mu = math.sqrt(k) * Gaussian.calibrated(1.0, eps0, delta / k).mu
+        return tradeoff_gdp(ALPHA, mu), mu, mu
     if mechanism == "laplace":
-        one = laplace_pld(eps0, step=2 * eps0 / PANEL_PER_STEP)
+        one = Laplace(1.0, eps0).pld(step=2 * eps0 / PANEL_PER_STEP)
     else:  # randomized response: its losses +-eps0 sit on the grid, so its PLD is exact
-        one = randomized_response_pld(eps0, step=eps0 / 50)
+        one = RandomizedResponse(eps0).pld(step=eps0 / 50)
     pld = one.compose(k)
     return pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA), gdp_limit_mu(one, k)
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def _standard_draws(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Standard Laplace draws (max k x PANEL_DRAWS) for D and D', per panel seed."""
     rng = np.random.default_rng([SEED, 61, seed])
@@ -275,14 +275,15 @@ def panel_roc(mechanism: str, epsilon: float, delta: float, k: int, seed: int):
     rng = np.random.default_rng([SEED, 67, seed, k, round(epsilon * 1e4)])
     if mechanism == "laplace":
         z, z_prime = _standard_draws(seed)  # rescaled, not redrawn, as eps and k move
-        a = -summed_loss(z[:, :k] / eps0, eps0)
-        a_prime = -summed_loss(1 + z_prime[:, :k] / eps0, eps0)
+        laplace = Laplace(1.0, eps0)
+        a = -laplace.privacy_loss(z[:, :k] / eps0, 0.0, 1.0)
+        a_prime = -laplace.privacy_loss(1 + z_prime[:, :k] / eps0, 0.0, 1.0)
         return likelihood_ratio_roc(a, a_prime, n_points=24)
     if mechanism == "gaussian":
-        mu = math.sqrt(k) * gaussian_mu(eps0, delta / k)
+        mu = math.sqrt(k) * Gaussian.calibrated(1.0, eps0, delta / k).mu
         return likelihood_ratio_roc(rng.standard_normal(PANEL_DRAWS), mu + rng.standard_normal(PANEL_DRAWS),
                                     n_points=24)
-    keep = randomized_response_guess(eps0, 2)
+    keep = RandomizedResponse(eps0).keep
     ones, ones_prime = rng.binomial(k, 1 - keep, PANEL_DRAWS), rng.binomial(k, keep, PANEL_DRAWS)
     return likelihood_ratio_roc(ones, ones_prime, thresholds=np.arange(k) + 0.5)
 
@@ -322,7 +323,7 @@ class PromiseView:
         self.bound.set_ydata(tradeoff_dp(ALPHA, eps, delta if gaussian else 0.0))
         self.curve.set_ydata(curve)
         self.curve.set_color(MECHANISM_COLORS[mechanism])
-        self.limit.set_ydata(tradeoff_gaussian(ALPHA, mu))
+        self.limit.set_ydata(tradeoff_gdp(ALPHA, mu))
         self.limit.set_visible(k > 1 and not gaussian)
         roc = panel_roc(mechanism, eps, delta, k, seed)
         self.roc.set_data(roc.alpha, roc.beta)
@@ -403,7 +404,7 @@ class ChooseView:
 
     def update(self, values: dict, seed: int) -> str:
         rmse, prior = float(values["rmse"]), float(values["prior"])
-        eps = epsilon_for_rmse(rmse)
+        eps = Laplace.for_rmse(1.0, rmse).epsilon
         bound = float(posterior_bound(prior, eps))
         self.target.set_ydata([rmse, rmse])
         self.line.set_xdata([eps, eps])

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from dplab.datasets import load_yrbss
+from dplab.lab.cache import cached
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
 from dplab.mechanisms.laplace import laplace_mechanism
@@ -70,7 +70,7 @@ def n_heights() -> int:
     return int(height_histogram(K).sum())
 
 
-@lru_cache(maxsize=64)
+@cached(maxsize=64)
 def histogram(shape: str, n: int | None = None, seed: int = SEED) -> np.ndarray:
     """The k = 256 histogram of ``shape`` holding n rows (default: as many as the survey).
     The heights are subsampled without replacement (n below 12,579) or drawn from their shares
@@ -91,7 +91,7 @@ def histogram(shape: str, n: int | None = None, seed: int = SEED) -> np.ndarray:
     return x
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def _error_at_one(name: str) -> float:
     if name == "identity":
         return expected_error_per_query("identity", K, 1.0)
@@ -145,7 +145,7 @@ def dawa_error_of(x: np.ndarray, epsilon: float, share: float = SHARE, trials: i
                      runs[0])
 
 
-@lru_cache(maxsize=128)
+@cached(maxsize=128)
 def dawa_error(shape: str, epsilon: float, n: int | None = None, share: float = SHARE,
                trials: int = TRIALS, seed: int = SEED, penalty: float | None = None) -> DawaError:
     return dawa_error_of(histogram(shape, n), epsilon, share, trials, seed, penalty)
@@ -215,7 +215,7 @@ MEDIAN_EPSILONS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 PAIR = (np.array([1.55, 1.68, 1.68, 1.68, 1.80]), np.array([1.55, 1.68, 1.68, 1.80, 1.80]))
 
 
-@lru_cache(maxsize=1)
+@cached(maxsize=1)
 def heights() -> np.ndarray:
     """The survey's 12,579 heights clipped to [LOW, HIGH] and sorted."""
     return sorted_clipped(load_yrbss()["height_m"], LOW, HIGH)
@@ -226,7 +226,7 @@ def median() -> float:
     return float(x[math.ceil(x.size / 2) - 1])
 
 
-@lru_cache(maxsize=32)
+@cached(maxsize=32)
 def smooth(epsilon: float, delta: float = DELTA) -> float:
     return median_smooth_sensitivity(heights(), LOW, HIGH, smooth_beta(epsilon, delta))
 
@@ -324,7 +324,7 @@ def constructed_move(relation: str, sizes=range(1, 201)) -> float:
     return float(min(moves))
 
 
-@lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _distances() -> np.ndarray:
     """A_k of the heights for every k = 0..n, each from its own window (no early stop)."""
     x = heights()

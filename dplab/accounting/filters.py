@@ -23,10 +23,10 @@ Sources:
 - Whitehouse, Ramdas, Wu & Rogers, "Brownian Noise Reduction: Maximizing Privacy Subject
   to Accuracy Constraints" (NeurIPS 2022, arXiv 2206.07234): stopped at time T, the
   privacy loss is Delta^2/(2T) - Delta W_T/T (against the neighbour with f + Delta; + for
-  f - Delta), that of a Gaussian of variance T (:func:`dplab.brownian_privacy_loss`).
+  f - Delta), that of a Gaussian of variance T (:func:`dplab.mechanisms.brownian_privacy_loss`).
 - Bun & Steinke, "Concentrated Differential Privacy: Simplifications, Extensions, and
   Lower Bounds" (TCC 2016): Prop. 1.6, the Gaussian is Delta^2/(2 sigma^2)-zCDP;
-  Prop. 1.3, the conversion to (epsilon, delta)-DP (:func:`dplab.zcdp_to_approx_dp`).
+  Prop. 1.3, the conversion to (epsilon, delta)-DP (:func:`dplab.accounting.zcdp_to_approx_dp`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from dplab._checks import check_delta, check_epsilon, check_positive, check_rho, check_sensitivity
-from dplab.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
+from dplab.accounting.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
+from dplab.mechanisms.base import Mechanism
+from dplab.mechanisms.gaussian import Gaussian
 
 __all__ = ["BasicFilter", "ZCDPFilter"]
 
@@ -80,6 +82,19 @@ def _sqrt_to_float(q: Fraction) -> float:
     return _to_float(Fraction(math.isqrt((n << (2 * k)) // d), 1 << k))
 
 
+def _guarantee(mechanism: Mechanism, delta: float) -> tuple[float, float]:
+    """The (epsilon, delta) a mechanism description is charged by a basic filter."""
+    if delta:
+        raise ValueError("delta must not be given with a mechanism (its own delta is charged), "
+                         f"got delta={delta!r}")
+    pair = mechanism.epsilon_delta()
+    if pair is None:
+        raise TypeError(f"epsilon must be a number or a mechanism with one (epsilon, delta), got "
+                        f"{mechanism!r}; a Gaussian's guarantee is a curve: charge "
+                        "EpsilonDelta(epsilon, delta) for the pair you choose")
+    return pair
+
+
 class BasicFilter:
     """A privacy filter by basic (sequential) composition.
 
@@ -95,12 +110,15 @@ class BasicFilter:
         self._spent_delta = Fraction(0)
         self._refused = False
 
-    def request(self, epsilon: float, delta: float = 0) -> bool:
+    def request(self, epsilon: float | Mechanism, delta: float = 0) -> bool:
         """Spend (epsilon, delta) and return True if both still fit, else return False for good.
 
         A cost exactly equal to what remains is accepted. epsilon must be finite and > 0,
-        delta in [0, 1).
+        delta in [0, 1); or give a mechanism description (``Laplace(1, 0.1)``,
+        ``EpsilonDelta(0.5, 1e-6)``), whose (epsilon, delta) is charged.
         """
+        if isinstance(epsilon, Mechanism):
+            epsilon, delta = _guarantee(epsilon, delta)
         eps, dlt = _exact(check_epsilon(epsilon)), _exact(check_delta(delta))
         if self._refused or self._spent_epsilon + eps > self._epsilon \
                 or self._spent_delta + dlt > self._delta:
@@ -205,11 +223,20 @@ class ZCDPFilter:
         self._spent += cost
         return True
 
-    def request(self, rho: float) -> bool:
+    def request(self, rho: float | Mechanism) -> bool:
         """Spend rho and return True if sum rho_i <= rho still holds, else return False for good.
 
-        A cost exactly equal to what remains is accepted. rho must be finite and > 0.
+        A cost exactly equal to what remains is accepted. rho must be finite and > 0; or give a
+        mechanism description with a rho (a Gaussian is charged exactly, as by
+        :meth:`request_gaussian`; an eps-DP step eps^2/2).
         """
+        if isinstance(rho, Gaussian):
+            return self.request_gaussian(rho.sensitivity, rho.sigma)
+        if isinstance(rho, Mechanism):
+            if rho.zcdp_rho() is None:
+                raise TypeError(f"rho must be a number or a rho-zCDP mechanism, got {rho!r}, "
+                                "which has no rho")
+            rho = rho.zcdp_rho()
         return self._charge(_exact(check_rho(rho)))
 
     def request_gaussian(self, sensitivity: float, sigma: float) -> bool:

@@ -20,6 +20,10 @@ optimistic one never above, and since after k steps a loss moved by at most k * 
 the pessimistic epsilon exceeds the truth by at most k * step (``rounding_bound``). The
 FFT's own floating-point error (about 1e-16 of the largest mass per point) is not rounded.
 Gaussian tails beyond ``tail`` probability are sent to L = inf (pessimistic) or cut.
+
+This module holds the type and the two ways to build one (from a CDF, from a discrete pair);
+each mechanism builds its own PLD (``dplab.mechanisms.Laplace(...).pld()``), and
+``dplab.accounting.PLDAccountant`` composes them.
 """
 
 from __future__ import annotations
@@ -29,27 +33,18 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import fft, special
+from scipy import fft
 
 from dplab._checks import (
     as_result,
     check_alpha,
     check_delta,
-    check_epsilon,
     check_nonnegative,
     check_positive,
     check_positive_int,
 )
 
-__all__ = [
-    "MAX_GRID_POINTS",
-    "TAIL",
-    "PrivacyLossDistribution",
-    "gaussian_pld",
-    "gdp_limit_mu",
-    "laplace_pld",
-    "randomized_response_pld",
-]
+__all__ = ["MAX_GRID_POINTS", "TAIL", "PrivacyLossDistribution", "discrete_pld", "pld_from_cdf"]
 
 #: The most grid points a composed PLD may hold (2^25 doubles: 256 MiB).
 MAX_GRID_POINTS = 2**25
@@ -101,7 +96,9 @@ class PrivacyLossDistribution:
 
         delta(eps) is convex and decreasing; on [L_(j-1), L_j] it is S1_j - e^eps S2_j with
         S1_j, S2_j the sums of pmf and of pmf e^-L over losses >= L_j, so the interval is
-        found from the tail sums and eps solved there in closed form."""
+        found from the tail sums and eps solved there in closed form. S2 is kept as its
+        logarithm: e^L overflows a double above L = 709.78 and e^-L underflows, and an epsilon
+        that large must still come out above the truth, not capped there."""
         delta = check_delta(delta)
         if self.infinity_mass > delta:
             return math.inf
@@ -111,15 +108,16 @@ class PrivacyLossDistribution:
             return 0.0
         losses = (self.offset + start + np.arange(pmf.size)) * self.step
         s1 = np.cumsum(pmf[::-1])[::-1]
-        s2 = np.cumsum((pmf * np.exp(-losses))[::-1])[::-1]
+        with np.errstate(divide="ignore"):
+            log_s2 = np.logaddexp.accumulate((np.log(pmf) - losses)[::-1])[::-1]  # ln S2_j
         target = delta - self.infinity_mass
-        if s1[0] - s2[0] <= target:  # delta(0)
+        if s1[0] - math.exp(log_s2[0]) <= target:  # delta(0)
             return 0.0
-        # delta at eps = L_j is the sum over i > j: S1_(j+1) - e^(L_j) S2_(j+1)
-        at_grid = np.append(s1[1:] - np.exp(losses[:-1]) * s2[1:], 0.0)
+        # delta at eps = L_j is the sum over i > j: S1_(j+1) - e^(L_j + ln S2_(j+1)) (exponent <= ln S1)
+        at_grid = np.append(s1[1:] - np.exp(losses[:-1] + log_s2[1:]), 0.0)
         j = int(np.searchsorted(-at_grid, -target, side="left"))  # first grid loss with delta <= target
         low = losses[j - 1] if j > 0 else 0.0
-        eps = math.log((s1[j] - target) / s2[j]) if s1[j] > target else losses[j]
+        eps = math.log(s1[j] - target) - log_s2[j] if s1[j] > target else losses[j]
         return float(min(max(eps, low), losses[j]))
 
     def tradeoff(self, alpha: ArrayLike) -> float | np.ndarray:
@@ -179,8 +177,49 @@ class PrivacyLossDistribution:
                                        self.pessimistic, total, kl)
 
 
-def _from_cdf(cdf, cdf_left, low: float, high: float, step: float, pessimistic: bool, kl: float,
-              below: float = 0.0, above: float = 0.0) -> PrivacyLossDistribution:
+    def convolve(self, other: PrivacyLossDistribution) -> PrivacyLossDistribution:
+        """The PLD of this mechanism and ``other`` run one after the other (independent losses
+        add): the convolution of the two pmfs, on the same grid and rounded the same way."""
+        if not isinstance(other, PrivacyLossDistribution):
+            raise TypeError(f"other must be a PrivacyLossDistribution, got other={other!r}")
+        if other.step != self.step or other.pessimistic != self.pessimistic:
+            raise ValueError("both PLDs must share step and rounding, got "
+                             f"step={self.step!r}, pessimistic={self.pessimistic} and "
+                             f"step={other.step!r}, pessimistic={other.pessimistic}")
+        size = len(self.pmf) + len(other.pmf) - 1
+        if size > MAX_GRID_POINTS:
+            raise ValueError(f"the convolution needs {size} grid points, more than {MAX_GRID_POINTS}; "
+                             "use a coarser step")
+        length = fft.next_fast_len(size, real=True)
+        pmf = fft.irfft(fft.rfft(self.pmf, length) * fft.rfft(other.pmf, length), length)[:size]
+        infinity = -math.expm1(math.log1p(-self.infinity_mass) + math.log1p(-other.infinity_mass))
+        kl = None if self.kl is None or other.kl is None else self.kl + other.kl
+        return PrivacyLossDistribution(np.clip(pmf, 0.0, None), self.offset + other.offset, self.step,
+                                       infinity, self.pessimistic, self.compositions + other.compositions, kl)
+
+
+def discrete_pld(p: ArrayLike, q: ArrayLike, *, step: float, pessimistic: bool = True
+                 ) -> PrivacyLossDistribution:
+    """The PLD of two distributions over the same finitely many outputs, p on D and q on D':
+    the loss ln(p_i / q_i) with probability p_i, rounded up (or down) to a multiple of ``step``;
+    outputs impossible on D' (q_i = 0) carry an infinite loss, kept exactly as Pr[L = inf]."""
+    p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    step = check_positive(step, "step")
+    if p.shape != q.shape or p.ndim != 1 or np.any(p < 0) or np.any(q < 0):
+        raise ValueError(f"p and q must be probability vectors of one length, got p={p!r}, q={q!r}")
+    finite = (p > 0) & (q > 0)
+    losses = np.log(p[finite] / q[finite])
+    index = np.ceil(losses / step - 1e-9) if pessimistic else np.floor(losses / step + 1e-9)
+    index = index.astype(np.int64)
+    first = int(index.min())
+    pmf = np.bincount(index - first, weights=p[finite])
+    infinity = float(np.sum(p[(p > 0) & (q == 0)]))
+    kl = math.inf if infinity > 0 else float(np.dot(p[finite], losses))
+    return PrivacyLossDistribution(pmf, first, step, infinity, pessimistic, 1, kl)
+
+
+def pld_from_cdf(cdf, cdf_left, low: float, high: float, step: float, pessimistic: bool, kl: float,
+                 below: float = 0.0, above: float = 0.0) -> PrivacyLossDistribution:
     """Round a loss with CDF ``cdf`` (P(L <= l)) and left limit ``cdf_left`` (P(L < l)),
     supported on [low, high] (plus masses ``below`` and ``above`` outside it), to the grid:
     the mass of (g_(i-1), g_i] to g_i (up) or of [g_i, g_(i+1)) to g_i (down)."""
@@ -198,67 +237,3 @@ def _from_cdf(cdf, cdf_left, low: float, high: float, step: float, pessimistic: 
     return PrivacyLossDistribution(np.clip(pmf, 0, None), first, step, 0.0, False, 1, kl)
 
 
-def laplace_pld(epsilon: float, *, step: float = 1e-4, pessimistic: bool = True) -> PrivacyLossDistribution:
-    """The PLD of the Laplace mechanism with Delta / b = ``epsilon`` (Lap(0, b) against
-    Lap(Delta, b)): L = eps with probability 1/2 (outputs below 0), -eps with probability
-    e^-eps / 2 (outputs above Delta), and eps - 2y/b in between, so for -eps <= l < eps
-    P(L <= l) = e^(-(eps - l)/2) / 2 (Koskela, Jalko & Honkela 2020, Section 5)."""
-    eps = check_epsilon(epsilon)
-    step = check_positive(step, "step")
-
-    def cdf(x):
-        return np.where(x < -eps, 0.0, np.where(x >= eps, 1.0, np.exp(-(eps - x) / 2) / 2))
-
-    def cdf_left(x):
-        return np.where(x <= -eps, 0.0, np.where(x > eps, 1.0, np.exp(-(eps - x) / 2) / 2))
-
-    return _from_cdf(cdf, cdf_left, -eps, eps, step, pessimistic, kl=eps + math.expm1(-eps))
-
-
-def gaussian_pld(mu: float, *, step: float = 1e-4, pessimistic: bool = True,
-                 tail: float = 1e-15) -> PrivacyLossDistribution:
-    """The PLD of the Gaussian mechanism with mu = Delta / sigma: L ~ N(mu^2/2, mu^2)
-    (Balle & Wang 2018, Lemma 3). Cut at the ``tail`` quantiles on each side: the top tail
-    goes to L = inf when pessimistic; the bottom tail to the lowest grid point."""
-    mu = check_positive(mu, "mu")
-    step = check_positive(step, "step")
-    tail = check_positive(tail, "tail")
-    z = -special.ndtri(tail)
-    mean = mu * mu / 2
-    low, high = mean - z * mu, mean + z * mu
-
-    def cdf(x):
-        return special.ndtr((x - mean) / mu)
-
-    return _from_cdf(cdf, cdf, low, high, step, pessimistic, mean, below=tail, above=tail)
-
-
-def randomized_response_pld(epsilon: float, *, step: float = 1e-4,
-                            pessimistic: bool = True) -> PrivacyLossDistribution:
-    """The PLD of randomized response on one bit: L = eps with probability e^eps / (1 + e^eps),
-    else -eps. The worst eps-DP mechanism: its k-fold composition gives the optimal
-    composition theorem (Kairouz, Oh & Viswanath 2015)."""
-    eps = check_epsilon(epsilon)
-    step = check_positive(step, "step")
-    keep = 1 / (1 + math.exp(-eps))
-
-    def cdf(x):
-        return np.where(x < -eps, 0.0, np.where(x >= eps, 1.0, 1 - keep))
-
-    def cdf_left(x):
-        return np.where(x <= -eps, 0.0, np.where(x > eps, 1.0, 1 - keep))
-
-    return _from_cdf(cdf, cdf_left, -eps, eps, step, pessimistic, kl=eps * math.tanh(eps / 2))
-
-
-def gdp_limit_mu(pld: PrivacyLossDistribution, k: int) -> float:
-    """The mu of the Gaussian DP that k compositions of ``pld`` approach (the central limit
-    theorem of composition, Dong, Roth & Su 2022; Sommer, Meiser & Mohammadi 2019): the mu
-    whose privacy loss N(mu^2/2, mu^2) has the same mean, mu = sqrt(2 k KL), with
-    KL = E[L] of one step (exact where known, else from the grid). For a Gaussian step it is
-    exact (sqrt(k) mu); for k Laplace steps of epsilon it is about sqrt(k) epsilon."""
-    if not isinstance(pld, PrivacyLossDistribution):
-        raise TypeError(f"pld must be a PrivacyLossDistribution, got pld={pld!r}")
-    k = check_positive_int(k, "k")
-    kl = pld.kl if pld.kl is not None else pld.mean()
-    return math.sqrt(2 * k * max(kl, 0.0))
