@@ -32,15 +32,20 @@ $(VENV)/.test-installed: pyproject.toml constraints.txt | $(PY)
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks --no-browser --ServerApp.ip=127.0.0.1 $(ROOT_FLAG)
 
+# Test processes: one per core (pytest-xdist); --dist loadfile keeps a file's tests, and a notebook's
+# cells, on one worker, in order.
+XDIST := -n auto --dist loadfile
+
 # Everything: ruff, unit tests, report rows and figures, every notebook (nbval), the browser tests.
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
-	DPLAB_PROJECTOR=0 $(BIN)/pytest --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
+	DPLAB_PROJECTOR=0 $(BIN)/pytest $(XDIST) --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
 
-# The inner loop: no notebooks, no report rows or figures, no browser (under a minute).
+# The inner loop (under a minute): closed forms, brute force, bad input, the layers; no Monte Carlo
+# checks (statistical), no notebooks, report rows or figures (slow), no browser.
 test-fast: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
-	DPLAB_PROJECTOR=0 $(BIN)/pytest -q -m "not slow and not browser" tests
+	DPLAB_PROJECTOR=0 $(BIN)/pytest -q $(XDIST) -m "not slow and not browser and not statistical" tests
 
 figures: $(VENV)/.lab-installed
 	DPLAB_PROJECTOR=0 $(PY) -m dplab figures

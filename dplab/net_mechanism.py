@@ -65,6 +65,7 @@ __all__ = [
     "net_size_bound",
     "noisy_histogram_max_error_bound",
     "noisy_histogram_max_error_cdf",
+    "noisy_histogram_max_error_quantile",
     "random_predicates",
     "subsample_max_errors",
     "subsample_query_failure_probability",
@@ -476,3 +477,13 @@ def noisy_histogram_max_error_cdf(t: ArrayLike, universe_size: int, n: int, epsi
                                                               scale=b))
 
     return as_result(np.sum(weights * gamma_cdf(j) * gamma_cdf(k - j), axis=-1))
+
+
+def noisy_histogram_max_error_quantile(q: float, universe_size: int, n: int, epsilon: float) -> float:
+    """The q-quantile of the noisy histogram's max error over every predicate on X: the t with
+    :func:`noisy_histogram_max_error_cdf` (t) = q, by :func:`dplab.accounting.calibrate` (the CDF
+    increases from 0 at t = 0). q = 1/2: the median error the lesson compares with Laplace's."""
+    q = check_beta(q, "q")
+    b = 2.0 / (check_positive_int(n, "n") * check_epsilon(epsilon))
+    return calibrate(lambda t: float(noisy_histogram_max_error_cdf(t, universe_size, n, epsilon)), q,
+                     0.0, b, grow="high", xtol=1e-14)

@@ -31,21 +31,27 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dplab._checks import (
+    Neighbours,
     check_bounds,
     check_delta,
     check_epsilon,
+    check_neighbours,
     check_nonnegative,
     check_positive_int,
     check_rng,
 )
 
 __all__ = [
+    "median_distance_to_leak",
+    "median_global_pair",
     "median_global_sensitivity",
     "median_local_sensitivity",
     "median_release_smooth",
+    "median_smooth_release_rmse",
     "median_sensitivity_at_distance",
     "median_smooth_sensitivity",
     "smooth_beta",
+    "replace_one_neighbours",
     "sorted_clipped",
 ]
 
@@ -147,3 +153,61 @@ def median_release_smooth(values: ArrayLike, low: float, high: float, epsilon: f
         return float(x[_median_index(x.size) - 1] + scale * rng.laplace())
     size = check_positive_int(size, "size")
     return x[_median_index(x.size) - 1] + scale * rng.laplace(size=size)
+
+
+def median_smooth_release_rmse(values: ArrayLike, low: float, high: float, epsilon: float,
+                               delta: float) -> float:
+    """The root-mean-square error of :func:`median_release_smooth`: sqrt(2) times its Laplace
+    scale 2 S*(x)/epsilon (the global release's is sqrt(2)(high - low)/epsilon)."""
+    x = sorted_clipped(values, low, high)
+    return math.sqrt(2) * 2 * median_smooth_sensitivity(x, low, high, smooth_beta(epsilon, delta)) / epsilon
+
+
+def median_distance_to_leak(values: ArrayLike, low: float, high: float) -> int:
+    """The fewest replaced values after which the median can have local sensitivity > 0: the
+    smallest k with A_k(x) > 0 (A_k grows with k, so by bisection; n + 1 at most)."""
+    x = sorted_clipped(values, low, high)
+    lo, hi = 0, x.size + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if median_sensitivity_at_distance(x, low, high, mid) > 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def replace_one_neighbours(values: ArrayLike, replacements: ArrayLike,
+                           replaced: ArrayLike | None = None) -> list[np.ndarray]:
+    """Replace-one neighbours of ``values``, each sorted: one copy of each value in ``replaced``
+    (default: every distinct value) replaced by each of ``replacements`` that differs from it."""
+    x = np.sort(np.asarray(values, dtype=float).ravel())
+    out = []
+    for v in (np.unique(x) if replaced is None else np.asarray(replaced, dtype=float).ravel()):
+        i = int(np.searchsorted(x, v))
+        if i >= x.size or x[i] != v:
+            raise ValueError(f"replaced must hold values of values, got {v!r}")
+        for r in np.asarray(replacements, dtype=float).ravel():
+            if r != v:
+                y = x.copy()
+                y[i] = r
+                out.append(np.sort(y))
+    return out
+
+
+def median_global_pair(n: int, low: float, high: float,
+                       neighbours: Neighbours | str = Neighbours.REPLACE) -> tuple[np.ndarray, np.ndarray]:
+    """Neighbouring databases whose lower medians are high - low apart: the witness that the
+    global sensitivity is high - low. Replace-one: m = ceil(n/2) values at low and the rest at
+    high, then one low becomes high. Add/remove (n even): n/2 values at each end, then one more
+    at high (module docstring)."""
+    n = check_positive_int(n, "n")
+    low, high = check_bounds(low, high)
+    if check_neighbours(neighbours) == Neighbours.REPLACE:
+        m = _median_index(n)
+        x = np.array([low] * m + [high] * (n - m))
+        return x, np.sort(np.append(x[1:], high))
+    if n % 2:
+        raise ValueError(f"n must be even for the add/remove pair, got n={n}")
+    x = np.array([low] * (n // 2) + [high] * (n // 2))
+    return x, np.append(x, high)

@@ -29,20 +29,20 @@ def test_every_release_meets_the_rule_and_the_budget_holds(method):
     y = accuracy_first.heavy_tailed_counts(1000, rng=3)
     tau, beta = 0.1, 0.05
     result = accuracy_first.release_counts(y, method, 1.0, 1e-6, tau, rng=4)
-    mask, charge = result["released_mask"], result["charge"]
-    assert result["released"] == int(mask.sum()) > 0
-    assert 0 < result["spent"] <= 1.0
+    mask, charge = result.released_mask, result.charge
+    assert result.released == int(mask.sum()) > 0
+    assert 0 < result.spent <= 1.0
     laplace = method in ("laplace_noise_reduction", "laplace_doubling")
     total = 1.0 if laplace else accounting.approx_dp_to_zcdp(1.0, 1e-6)
-    assert charge.sum() == pytest.approx(result["spent"] * total, rel=1e-9)
+    assert charge.sum() == pytest.approx(result.spent * total, rel=1e-9)
     assert np.all(charge <= 3 * total / y.size * (1 + 1e-9))  # the per-count cap
     if method in ("brownian", "fixed", "oracle"):  # the charge is the rho of the released level
         h = accuracy_first.release_half_width(1 / np.sqrt(2 * charge[mask]), "gaussian", beta)
-        seen = y[mask] if method == "oracle" else result["estimate"][mask]  # the oracle's rule uses y
+        seen = y[mask] if method == "oracle" else result.estimate[mask]  # the oracle's rule uses y
         assert np.all(h <= tau * (seen - h) * (1 + 1e-9))
     elif method == "laplace_noise_reduction":
         h = accuracy_first.release_half_width(1 / charge[mask], "laplace", beta)
-        assert np.all(h <= tau * (result["estimate"][mask] - h) * (1 + 1e-9))
+        assert np.all(h <= tau * (result.estimate[mask] - h) * (1 + 1e-9))
 
 
 def test_brownian_beats_gaussian_doubling_and_releases_accurately():
@@ -54,9 +54,9 @@ def test_brownian_beats_gaussian_doubling_and_releases_accurately():
         y = accuracy_first.heavy_tailed_counts(1000, rng=100 + seed)
         b = accuracy_first.release_counts(y, "brownian", 1.0, 1e-6, 0.1, rng=200 + seed)
         d = accuracy_first.release_counts(y, "gaussian_doubling", 1.0, 1e-6, 0.1, rng=300 + seed)
-        brownian.append(b["released"])
-        doubling.append(d["released"])
-        within.append(b["within_target"])
+        brownian.append(b.released)
+        doubling.append(d.released)
+        within.append(b.within_target)
     assert sum(brownian) >= 1.2 * sum(doubling), (brownian, doubling)
     assert min(within) >= 0.9, within
 

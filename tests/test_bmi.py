@@ -127,6 +127,7 @@ def test_joint_accounting_uses_the_answers_sensitivity():
         dplab.bmi_algorithm_1(t, 1.0, accounting="loose")
 
 
+@pytest.mark.statistical
 def test_tall_counts_two_releases_match_their_errors():
     assert dplab.tall_counts_expected_error(1.0) == pytest.approx(10 * 2 * 10**2)
     assert dplab.tall_counts_expected_error(1.0, "intervals") == pytest.approx(2 * 55)

@@ -264,3 +264,16 @@ def test_net_mechanism_error_stays_within_the_non_vacuous_bound():
 def test_bad_input_names_the_parameter(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_the_noisy_histogram_quantile_inverts_its_cdf():
+    """catches: a quantile that solves the wrong CDF or stops short of it. On one cell the max error
+    over the predicates ({} and {x}) is |Lap(b)|, whose q-quantile is -b ln(1 - q)."""
+    b = 2.0 / (100 * 0.5)
+    for q in (0.1, 0.5, 0.9):
+        assert dplab.net_mechanism.noisy_histogram_max_error_quantile(q, 1, 100, 0.5) == pytest.approx(
+            -b * math.log1p(-q), rel=1e-10)
+    t = dplab.net_mechanism.noisy_histogram_max_error_quantile(0.5, 8, 1000, 1.0)
+    assert dplab.net_mechanism.noisy_histogram_max_error_cdf(t, 8, 1000, 1.0) == pytest.approx(0.5, abs=1e-12)
+    with pytest.raises(ValueError, match="q must be in"):
+        dplab.net_mechanism.noisy_histogram_max_error_quantile(1.0, 8, 1000, 1.0)

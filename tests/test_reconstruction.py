@@ -78,6 +78,7 @@ def test_noiseless_answers_give_the_secret_to_every_attack():
     assert least_squares_attack(a, y).dtype == np.uint8
 
 
+@pytest.mark.statistical
 def test_least_squares_recovery_matches_the_exact_conditional_value():
     # Gaussian noise: given A, bit i is right with probability Phi(1/(2 sigma sqrt(v_i))) exactly;
     # the mean share over 300 independent noise draws must contain its mean over i.
@@ -139,6 +140,7 @@ def test_l1_decoding_survives_gross_errors_that_break_least_squares():
     assert np.mean(least_squares_attack(a, y) == x) < 0.9
 
 
+@pytest.mark.statistical
 def test_feasibility_decoding_satisfies_the_bound_and_is_weaker_than_l1():
     n, m = 200, 400
     x = _secret(n, 9)

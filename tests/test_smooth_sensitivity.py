@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dplab
+from dplab import smooth_sensitivity
 from dplab.smooth_sensitivity import (
     median_global_sensitivity,
     median_local_sensitivity,
@@ -107,3 +108,58 @@ def test_divide_and_conquer_equals_the_direct_maximum_on_larger_data(beta):
     x = np.round(rng.normal(2.0, 0.7, 300), 1)
     direct = max(math.exp(-k * beta) * median_sensitivity_at_distance(x, 0, 4, k) for k in range(302))
     assert median_smooth_sensitivity(x, 0, 4, beta) == pytest.approx(direct, rel=1e-12)
+
+
+def _lower_median(values) -> float:
+    ordered = sorted(values)
+    return ordered[(len(ordered) + 1) // 2 - 1]
+
+
+def test_the_distance_to_leak_is_the_first_k_with_a_positive_a_k():
+    """catches: a bisection that stops one k early or late (the distance notebook 9 quotes)."""
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        x = rng.integers(0, 4, size=int(rng.integers(3, 30))).astype(float)
+        linear = next(k for k in range(x.size + 2)
+                      if smooth_sensitivity.median_sensitivity_at_distance(x, 0, 4, k) > 0)
+        assert smooth_sensitivity.median_distance_to_leak(x, 0, 4) == linear
+
+
+def test_replace_one_neighbours_differ_in_exactly_one_value():
+    x = np.array([1.0, 2.0, 2.0, 3.0])
+    neighbours = smooth_sensitivity.replace_one_neighbours(x, [0.0, 4.0])
+    assert len(neighbours) == 3 * 2  # three distinct values, two replacements each
+    for y in neighbours:
+        assert y.size == x.size and np.sum(np.sort(y) != y) == 0
+        assert sum(abs(np.sum(y == v) - np.sum(x == v)) for v in np.union1d(x, y)) == 2
+    assert len(smooth_sensitivity.replace_one_neighbours(x, [2.0], replaced=[2.0])) == 0
+    with pytest.raises(ValueError, match="replaced must hold values of values"):
+        smooth_sensitivity.replace_one_neighbours(x, [0.0], replaced=[5.0])
+
+
+@pytest.mark.parametrize("neighbours", ["replace", "add_remove"])
+def test_the_global_pair_moves_the_median_by_high_minus_low(neighbours):
+    """catches: a witness pair that is not neighbouring (two values replaced, two rows added) or
+    moves the median by less (an off-by-one in m = ceil(n/2)); medians here by sorting."""
+    for n in range(1 if neighbours == "replace" else 2, 60, 1 if neighbours == "replace" else 2):
+        x, y = smooth_sensitivity.median_global_pair(n, 1.0, 2.2, neighbours)
+        assert abs(_lower_median(y) - _lower_median(x)) == pytest.approx(1.2)
+        if neighbours == "replace":
+            assert x.size == y.size == n  # one low became high, nothing else moved:
+            assert np.sum(y == 2.2) - np.sum(x == 2.2) == 1 and np.sum(x == 1.0) - np.sum(y == 1.0) == 1
+        else:
+            assert y.size == x.size + 1 and np.array_equal(np.sort(y)[:-1], np.sort(x))
+    with pytest.raises(ValueError, match="n must be even"):
+        smooth_sensitivity.median_global_pair(3, 0, 1, "add_remove")
+    with pytest.raises(ValueError, match="neighbours must be one of"):
+        smooth_sensitivity.median_global_pair(3, 0, 1, "replace-one")
+
+
+@pytest.mark.statistical
+def test_the_smooth_release_rmse_is_its_simulated_error():
+    """catches: the rmse of the smooth release without its factor 2 (NRS07's 2 S*/eps scale)."""
+    x = np.round(np.random.default_rng(3).normal(1.7, 0.1, 301), 2)
+    rmse = smooth_sensitivity.median_smooth_release_rmse(x, 1.0, 2.2, 0.5, 1e-6)
+    errors = smooth_sensitivity.median_release_smooth(x, 1.0, 2.2, 0.5, 1e-6, size=200_000, rng=5) \
+        - _lower_median(np.clip(x, 1.0, 2.2))
+    assert dplab.mean_ci(errors**2, 0.999).contains(rmse**2)

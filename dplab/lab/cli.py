@@ -63,12 +63,16 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_bench(browser=not args.no_browser, notebook=args.notebook)
     if args.command == "optimise":
-        from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import write_p_identity
         from dplab.lab.paths import data_dir
-        from dplab.range_queries.optimization import P_IDENTITY_FILE
+        from dplab.lab.progress import progress
+        from dplab.range_queries.optimization import P_IDENTITY_FILE, write_p_identity
 
         path = data_dir() / P_IDENTITY_FILE
-        theta = write_p_identity(path)
+        bar = progress(range(3000), desc="p-Identity L-BFGS (k = 256)", total=3000)
+        steps = iter(bar)
+        theta = write_p_identity(path, maxiter=3000, step=lambda: next(steps, None))
+        if hasattr(bar, "close"):
+            bar.close()
         print(f"wrote {path} ({theta.shape[0]} x {theta.shape[1]}); run make figures notebooks next")
         return 0
     if args.command == "stamp":

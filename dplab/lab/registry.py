@@ -1,24 +1,29 @@
 """The lessons, found by walking ``dplab/lab/lessons/``: their exercises, the answer key,
-their report rows.
+their report rows, their panels and bench rows.
 
 A lesson is a package ``lNN_<notebook stem>`` whose ``report.py`` defines ``NOTEBOOK``,
-``PREFIX``, ``EXERCISES`` and ``report_rows()``, and whose ``views.py`` defines
-``figures()``. A new notebook's lesson is picked up without editing this file.
+``PREFIX``, ``EXERCISES`` and ``report_rows()``, whose ``views.py`` defines ``figures()`` and
+``PANELS`` (the widget panels, declared with what the bench and the browser test do to them),
+and whose optional ``bench.py`` defines ``ROWS`` (functions timing its library targets). The
+figures command, the bench, the widget tests and the browser test read these declarations, so a
+new notebook's lesson is picked up without editing any file outside its package.
 """
 
 from __future__ import annotations
 
 import pkgutil
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import import_module
+from importlib.util import find_spec
 from types import ModuleType
 
 from dplab.lab import lessons
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow, evaluate_rows
 
-__all__ = ["all_exercises", "all_report_rows", "answer_key", "check", "lesson_names", "lesson_reports",
-           "lesson_views"]
+__all__ = ["all_exercises", "all_report_rows", "answer_key", "check", "lesson_bench", "lesson_names",
+           "lesson_panels", "lesson_reports", "lesson_views"]
 
 
 def lesson_names() -> list[str]:
@@ -34,6 +39,21 @@ def lesson_reports() -> list[ModuleType]:
 def lesson_views() -> list[ModuleType]:
     """Every lesson's ``views`` module (figures and panels)."""
     return [import_module(f"dplab.lab.lessons.{name}.views") for name in lesson_names()]
+
+
+def lesson_panels() -> dict[str, tuple]:
+    """Every lesson's declared panels (``views.PANELS``, PanelCase each) by its PREFIX ("01", ...)."""
+    return {report.PREFIX: tuple(views.PANELS) for report, views in zip(lesson_reports(), lesson_views(),
+                                                                          strict=True)}
+
+
+def lesson_bench() -> dict[str, tuple[Callable[[], list], ...]]:
+    """Every lesson's bench rows (``bench.ROWS``, where the lesson has a bench module) by its PREFIX."""
+    out = {}
+    for name, report in zip(lesson_names(), lesson_reports(), strict=True):
+        if find_spec(f"dplab.lab.lessons.{name}.bench") is not None:
+            out[report.PREFIX] = tuple(import_module(f"dplab.lab.lessons.{name}.bench").ROWS)
+    return out
 
 
 @lru_cache(maxsize=1)

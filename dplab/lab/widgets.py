@@ -21,6 +21,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import ipywidgets as widgets
 
@@ -28,12 +29,46 @@ from dplab.lab.plots import FastPNG, figure_png
 from dplab.promises import detection_sentence, odds_sentence
 
 __all__ = [
+    "BENCH_EPSILONS",
+    "EPSILON_STEP",
+    "BrowserStep",
+    "PanelCase",
     "SliderPanel",
     "delta_slider",
     "epsilon_slider",
     "k_slider",
     "promise",
 ]
+
+
+#: the epsilons a bench sweeps an epsilon slider through: 12 from 0.1 to 4, geometric
+BENCH_EPSILONS = tuple(0.1 * 40 ** (i / 11) for i in range(12))
+#: the readout of a log epsilon slider at 1 after one ArrowRight: 10^0.05
+EPSILON_STEP = f"{10 ** 0.05:.3g}"
+
+
+@dataclass(frozen=True)
+class BrowserStep:
+    """How the browser test moves a panel in the page: the panel's place among the notebook's
+    panels, the slider's description, the readout after one ArrowRight, and a text the panel's
+    readout then contains."""
+
+    panel: int
+    slider: str
+    readout: str
+    text: str
+
+
+@dataclass(frozen=True)
+class PanelCase:
+    """A widget panel as its lesson declares it (``views.PANELS``): a label, the function that
+    builds it, the slider values the bench sweeps (control -> values), and the browser test's
+    step, if any. The bench, the widget tests and the browser test read these declarations."""
+
+    label: str
+    make: Callable[[], SliderPanel]
+    sweep: dict[str, list] = field(default_factory=dict)
+    browser: BrowserStep | None = None
 
 
 def promise(*, epsilon: float | None = None, delta: float = 0.0, mu: float | None = None,

@@ -46,14 +46,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dplab._checks import check_epsilon, check_nonnegative, check_positive_int, check_prior, check_rng
-from dplab.range_queries.errors import all_range_total_error
+from dplab.range_queries.errors import all_range_total_error, n_ranges
 from dplab.range_queries.histograms import check_histogram
 from dplab.range_queries.strategies import range_strategy
 
 __all__ = [
+    "DawaErrors",
     "DawaRelease",
     "best_partition",
     "dawa",
+    "dawa_errors",
     "dawa_partition",
     "dawa_releases",
     "interval_costs",
@@ -283,3 +285,47 @@ def spread_error(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float) 
     rise = (length + 1) * (2 * length + 1) / (6 * length)
     column = (x.size + 1) * (rise + after) - ((length + 1) / 2 + after) ** 2
     return bias, 2.0 / epsilon2**2 * float(column.sum())
+
+
+@dataclass(frozen=True)
+class DawaErrors:
+    """DAWA's error per range query over R runs (identity on the totals). Given a run's partition P
+    the second stage's expected error is exact (:func:`spread_error`): ``merging`` (the bias^2
+    given P, from spreading each bucket's true total evenly) + ``noise`` (the variance given P, from
+    the totals' Laplace noise), one value each per run; their sum's mean over the runs estimates
+    DAWA's error E_P[merging + noise] (only the partition is simulated, the totals' noise is
+    integrated exactly). ``simulated`` holds each run's actual error, its totals' noise drawn (for
+    the check that the two agree); ``bucket_counts`` each run's number of buckets; ``example`` the
+    first run."""
+
+    merging: np.ndarray
+    noise: np.ndarray
+    simulated: np.ndarray
+    bucket_counts: np.ndarray
+    example: DawaRelease
+
+    @property
+    def buckets(self) -> float:
+        """The mean number of buckets over the runs."""
+        return float(self.bucket_counts.mean())
+
+    @property
+    def per_run(self) -> np.ndarray:
+        """merging + noise of each run: its exact expected error given its partition."""
+        return self.merging + self.noise
+
+    @property
+    def mean(self) -> float:
+        return float(self.per_run.mean())
+
+
+def dawa_errors(x: ArrayLike, epsilon: float, share: float = 0.25, *, size: int,
+                penalty: float | None = None, rng=None) -> DawaErrors:
+    """``size`` runs of :func:`dawa` (identity) on ``x``, each run's error per range query split
+    exactly given its partition (:class:`DawaErrors`)."""
+    x = _check_bins(x)
+    runs = dawa_releases(x, epsilon, share, size=size, penalty=penalty, rng=rng)
+    eps2 = _budgets(epsilon, share)[1]
+    split = np.array([spread_error(x, r.buckets, eps2) for r in runs]) / n_ranges(x.size)
+    simulated = all_range_total_error(np.array([r.estimate for r in runs]) - x) / n_ranges(x.size)
+    return DawaErrors(split[:, 0], split[:, 1], simulated, np.array([len(r.buckets) for r in runs]), runs[0])

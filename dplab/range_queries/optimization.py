@@ -24,14 +24,19 @@ from dplab.range_queries.strategies import RangeStrategy
 
 __all__ = [
     "P_IDENTITY_FILE",
+    "P_IDENTITY_K",
+    "P_IDENTITY_SEED",
     "PIdentityStrategy",
     "load_p_identity",
     "optimize_p_identity",
     "p_identity_error",
     "p_identity_objective",
     "p_identity_matrix",
+    "write_p_identity",
 ]
 
+#: The shipped strategy's k, and the seed of its random start (``make optimise``).
+P_IDENTITY_K, P_IDENTITY_SEED = 256, 2028
 #: The k = 256 strategy shipped in dplab/data/ (written by ``make optimise``).
 P_IDENTITY_FILE = "p_identity_k256.npy"
 
@@ -117,3 +122,13 @@ class PIdentityStrategy(RangeStrategy):
 def load_p_identity() -> np.ndarray:
     """Theta of the k = 256 p-Identity strategy optimised by ``make optimise`` (shipped data)."""
     return load_array(P_IDENTITY_FILE)
+
+
+def write_p_identity(path, *, seed: int = P_IDENTITY_SEED, maxiter: int = 3000, step=None) -> np.ndarray:
+    """Optimise the k = 256 p-Identity strategy (a minute or two) and save Theta to ``path``
+    (``make optimise`` writes dplab/data's copy). ``step()``, if given, is called after each
+    L-BFGS iteration (the lab passes a progress bar's)."""
+    theta = optimize_p_identity(P_IDENTITY_K, rng=seed, maxiter=maxiter,
+                                callback=None if step is None else (lambda _x: step()))
+    np.save(path, theta)
+    return theta

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from dplab._checks import check_branching, check_epsilon, check_positive_int
 from dplab.mechanisms.laplace import laplace_mse
 from dplab.range_queries.errors import n_ranges
-from dplab.range_queries.strategies import range_strategy, tree_height
+from dplab.range_queries.strategies import RangeStrategy, range_strategy, tree_height
 
 __all__ = [
     "best_branching",
@@ -39,15 +39,18 @@ def _units(name: str, k: int, branching: int, inference: bool, include_root: boo
 
 
 def expected_total_error(
-    name: str,
-    k: int,
-    epsilon: float,
+    name: str | RangeStrategy,
+    k: int | None = None,
+    epsilon: float | None = None,
     branching: int = 2,
     inference: bool = False,
     include_root: bool = False,
 ) -> float:
     """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy, with its
-    own answers (``inference=False``) or least squares (``inference=True``).
+    own answers (``inference=False``) or least squares (``inference=True``). ``name`` is a
+    strategy's name (with ``k``, ``branching`` and ``include_root``: Hay et al.'s H measures
+    the root, ``include_root=False`` leaves it out) or any :class:`RangeStrategy` object
+    (p-Identity included; ``k`` then its own).
 
     identity:    (2/eps^2) k(k+1)(k+2)/6 (a range of length L has variance 2L/eps^2).
     all_ranges:  direct: k(k+1)/2 * 2(Delta/eps)^2, Delta = floor((k+1)^2/4);
@@ -57,21 +60,31 @@ def expected_total_error(
                  least squares: the matrix-mechanism error 2 (Delta/eps)^2 ||W A^+||_F^2
                  (Li, Miklau et al. 2010), from the spectral form of A^T A.
     """
+    if epsilon is None:
+        raise ValueError("epsilon must be given, got epsilon=None")
+    if isinstance(name, RangeStrategy):
+        if k is not None and check_positive_int(k, "k") != name.k:
+            raise ValueError(f"k must be the strategy's own k={name.k} or None, got k={k!r}")
+        return name.expected_total_error(epsilon, inference)
+    if k is None:
+        raise ValueError(f"k must be given with a strategy's name, got k=None for name={name!r}")
     sensitivity, units = _units(name, check_positive_int(k, "k"), check_branching(branching),
                                 bool(inference), bool(include_root))
     return laplace_mse(sensitivity, epsilon) * units
 
 
 def expected_error_per_query(
-    name: str,
-    k: int,
-    epsilon: float,
+    name: str | RangeStrategy,
+    k: int | None = None,
+    epsilon: float | None = None,
     branching: int = 2,
     inference: bool = False,
     include_root: bool = False,
 ) -> float:
-    """Expected squared error per range query: expected_total_error / (k(k+1)/2)."""
-    return expected_total_error(name, k, epsilon, branching, inference, include_root) / n_ranges(k)
+    """Expected squared error per range query: expected_total_error / (k(k+1)/2), for a
+    strategy's name or a :class:`RangeStrategy` object."""
+    total = expected_total_error(name, k, epsilon, branching, inference, include_root)
+    return total / n_ranges(name.k if isinstance(name, RangeStrategy) else k)
 
 
 def hierarchy_crossover_k(branching: int = 2, include_root: bool = False, max_height: int = 30) -> int:

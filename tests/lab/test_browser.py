@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from contextlib import ExitStack
+from dataclasses import astuple
 from pathlib import Path
 
 import pytest
@@ -107,19 +108,17 @@ def test_epsilon_slider_redraws_plot_and_readout(pages):
     assert float(back) == pytest.approx(1.0, rel=0.01)
 
 
+def _browser_steps() -> list:
+    """(notebook, panel, slider, readout, text) of every panel step the lessons declare (views.PANELS)."""
+    from dplab.lab.registry import lesson_panels, lesson_reports
+
+    notebooks = {report.PREFIX: report.NOTEBOOK for report in lesson_reports()}
+    return [pytest.param(notebooks[prefix], *astuple(case.browser), id=case.label)
+            for prefix, cases in lesson_panels().items() for case in cases if case.browser is not None]
+
+
 @pytest.mark.browser
-@pytest.mark.parametrize("notebook, panel, slider, readout, text", [
-    ("01_laplace_vs_gaussian.ipynb", 1, "k", "11", "k = 11"),
-    ("02_bmi_parallel_composition.ipynb", 0, "epsilon", STEP, f"ε = {STEP}"),
-    ("03_hierarchy_vs_flat_range_queries.ipynb", 0, "k", "512", "k = 512"),
-    ("04_above_threshold_proof.ipynb", 0, "epsilon", STEP, f"ε = {STEP}"),
-    ("05_net_mechanism.ipynb", 0, "epsilon", STEP, f"ε = {STEP}"),
-    ("06_adaptive_filters.ipynb", 0, "epsilon", "1.587", "ε = 1.59"),
-    ("07_reconstruction_attack.ipynb", 0, "noise E/√n", "0.55", "E/√n = 0.55"),
-    ("07_reconstruction_attack.ipynb", 1, "epsilon", STEP, f"ε = {STEP}"),
-    ("08_what_epsilon_promises.ipynb", 1, "epsilon", STEP, f"ε = {STEP}"),  # panel 0: the RMSE target
-    ("09_data_dependent_noise.ipynb", 0, "epsilon", "0.1122", "ε = 0.112"),  # starts at 0.1
-])
+@pytest.mark.parametrize("notebook, panel, slider, readout, text", _browser_steps())
 def test_slider_redraws_panel(pages, notebook, panel, slider, readout, text):
     page = pages(notebook)
     box = page.locator(".dplab-panel").nth(panel)

@@ -45,6 +45,7 @@ def test_every_exercise_answer_is_finite_and_checkable():
             assert not any(ex.is_right(c) for c in ex.choices if c != ex.answer())
 
 
+@pytest.mark.slow
 def test_cli_answers():
     out = subprocess.run([sys.executable, "-m", "dplab", "answers"], capture_output=True,
                          text=True, check=True).stdout

@@ -8,28 +8,47 @@ import pytest
 
 from dplab import range_queries
 from dplab.lab.lessons.l09_data_dependent_noise import report
+from dplab.simulate import mean_ci
 
 
+def _share_between(err, low: float, high: float) -> bool:
+    """Whether the merging error's share of DAWA's error lies in [low, high], each end by a one-sided
+    test of the paired runs: share > a exactly when E[merging - a (merging + noise)] > 0."""
+    above = mean_ci(err.merging - low * err.per_run, report.WIN_CONFIDENCE).low > 0
+    below = mean_ci(err.merging - high * err.per_run, report.WIN_CONFIDENCE).high < 0
+    return above and below
+
+
+def _ratio_between(err, reference: float, low: float, high: float) -> bool:
+    """Whether DAWA's mean error over ``reference`` lies in [low, high], by its interval."""
+    ci = mean_ci(err.per_run, report.WIN_CONFIDENCE)
+    return low * reference < ci.low and ci.high < high * reference
+
+
+@pytest.mark.statistical
 def test_the_who_wins_sentences():
+    """Each sentence of the notebook checked as the claim it makes, with the runs' own intervals
+    (99.9%, two-sided, each on its own): no simulated number is pinned, so a new random stream
+    passes as long as the claims hold."""
     eps = report.EPSILONS
     p_id, idn = report.P_IDENTITY, "identity"
     verdict = {(s, e): report.verdict(s, e) for s in report.SHAPES for e in eps}
     part = {(s, e): report.larger_part(s, e) for s in report.SHAPES for e in eps}
     vs_identity = {(s, e): report.compare(s, e, idn) for s in report.SHAPES for e in eps}
+    identity = {e: report.data_independent_error(idn, e) for e in eps}
     # small scale: about 30 buckets whatever the shape
     assert all(28 <= report.dawa_error(s, 0.01).buckets <= 32 for s in report.SHAPES)
-    # uniform: DAWA beats every strategy up to 0.3 (n eps up to about 3,800), mostly noise
+    # uniform: DAWA beats every strategy up to 0.3, mostly noise; merging "at most 8%" up to 0.1
+    # (8.4% at 0.1 with this seed: resolvable as "below 10%"), "about 40%" at 0.3
     assert all(verdict["uniform", e] == "DAWA" for e in (0.01, 0.03, 0.1, 0.3))
-    assert round(report.n_heights() * 0.3, -2) == 3800
     assert all(part["uniform", e] == "noise" for e in (0.01, 0.03, 0.1))
-    uniform_share = [report.dawa_error("uniform", e).merging.mean() / report.dawa_error("uniform", e).mean
-                     for e in (0.01, 0.03, 0.1, 0.3)]
-    assert max(uniform_share[:3]) < 0.085 and f"{uniform_share[3]:.0%}" == "43%"  # "at most 8%", "43% at 0.3"
+    assert all(_share_between(report.dawa_error("uniform", e), 0.0, 0.1) for e in (0.01, 0.03, 0.1))
+    assert _share_between(report.dawa_error("uniform", 0.3), 0.35, 0.5)
     # Zipf wins at 0.01 and 0.03 (and not at 0.1), mostly noise there
     assert verdict["zipf", 0.01] == verdict["zipf", 0.03] == "DAWA" != verdict["zipf", 0.1]
     assert part["zipf", 0.01] == part["zipf", 0.03] == "noise"
-    # spiky: a penalty of 3,333 rows a bucket at 0.01; merging more than half, p-Identity wins at 0.01
-    # and 0.03; DAWA at 0.1 and 0.3, mostly noise again
+    # spiky: a penalty of 3,333 rows a bucket at 0.01 (a closed form); merging more than half,
+    # p-Identity wins at 0.01 and 0.03; DAWA at 0.1 and 0.3, mostly noise again
     penalty = report.partition_penalty(report.SHARE * 0.01, (1 - report.SHARE) * 0.01)
     assert f"{penalty:,.0f}" == "3,333"
     spiky = report.histogram("spiky")
@@ -41,35 +60,33 @@ def test_the_who_wins_sentences():
     assert part["spiky", 0.01] == part["spiky", 0.03] == "merging"
     assert verdict["spiky", 0.1] == verdict["spiky", 0.3] == "DAWA"
     assert part["spiky", 0.1] == part["spiky", 0.3] == "noise"
-    # large scale: p-Identity beats DAWA everywhere at 1 and 3; identity too, but for spiky at 1 (0.79)
+    # large scale: p-Identity beats DAWA everywhere at 1 and 3; identity too, but for spiky at 1
+    # ("below 0.85 of identity's")
     for s in report.SHAPES:
         for e in (1.0, 3.0):
             assert verdict[s, e] == p_id, (s, e)
             assert vs_identity[s, e] == ("DAWA" if (s, e) == ("spiky", 1.0) else idn), (s, e)
-    assert f"{report.relative_errors('spiky')[eps.index(1.0)]:.2f}" == "0.79"
-    # the synthetic shapes' loss is mostly merging: 63% to 87% of DAWA's error
-    shares = []
+    assert _ratio_between(report.dawa_error("spiky", 1.0), identity[1.0], 0.0, 0.85)
+    # the synthetic shapes' loss is mostly merging: "60% to 90%" of DAWA's error
     for s in ("uniform", "spiky", "zipf"):
         for e in (1.0, 3.0):
-            err = report.dawa_error(s, e)
             assert part[s, e] == "merging", (s, e)
-            shares.append(err.merging.mean() / err.mean)
-    assert (f"{min(shares):.0%}", f"{max(shares):.0%}") == ("63%", "87%")
-    # the uniform shape's sampling noise, about +-7 rows a bin; identity's +-0.5 at eps = 3;
-    # the partition's b = 5.3 and penalty 11.1 at eps = 3
-    assert round(float(np.std(report.histogram("uniform")))) == 7
+            assert _share_between(report.dawa_error(s, e), 0.6, 0.9), (s, e)
+    # the uniform shape's sampling noise, about +-7 rows a bin around its 49 (12,579 / 256); the
+    # partition's b = 5.3 and penalty 11.1 at eps = 3 (closed forms)
+    assert 6.0 <= float(np.std(report.histogram("uniform"))) <= 8.0
     assert round(float(np.mean(report.histogram("uniform")))) == 49
-    assert f"{np.sqrt(2) / 3:.1f}" == "0.5"
     assert f"{range_queries.partition_noise_scale(0.75):.1f}" == "5.3"
     assert f"{report.partition_penalty(0.75, 2.25):.1f}" == "11.1"
-    # 4.2 times identity's on uniform at 3; with one noise scale b per bucket 2.0, still losing to
-    # p-Identity at 1 and 3 on every shape
-    assert f"{report.relative_errors('uniform')[eps.index(3.0)]:.1f}" == "4.2"
+    # "about 4 times identity's" on uniform at 3; with one noise scale b per bucket "about 2 times",
+    # still losing to p-Identity at 1 and 3 on every shape
+    assert _ratio_between(report.dawa_error("uniform", 3.0), identity[3.0], 3.7, 4.7)
     one = report.dawa_error("uniform", 3.0, penalty=report.penalty_one_scale(3.0))
-    assert f"{one.mean / report.data_independent_error(idn, 3.0):.1f}" == "2.0"
+    assert _ratio_between(one, identity[3.0], 1.7, 2.3)
     for s in report.SHAPES:
         for e in (1.0, 3.0):
-            low = report.dawa_error(s, e, penalty=report.penalty_one_scale(e)).interval().low
+            per_run = report.dawa_error(s, e, penalty=report.penalty_one_scale(e)).per_run
+            low = mean_ci(per_run, report.WIN_CONFIDENCE).low
             assert low > report.data_independent_error(p_id, e), (s, e)
     # the heights: merging the larger part at 0.03 and 0.1, the totals' noise from 0.3 on (70 to 90
     # buckets); level with p-Identity only at 0.01, which wins from 0.03; identity beats DAWA at
@@ -97,12 +114,19 @@ def test_dawa_error_given_the_partition_agrees_with_the_drawn_second_stage():
 
 
 def test_the_partition_sentences_and_exercise_09_3():
-    assert round(report.dawa_error("heights", 1.0).buckets) == 81  # "81 on average"
-    assert round(report.dawa_error("heights", 0.1).buckets) == 62  # "the 1,000-run average is 62"
+    """"About 80 buckets" at eps = 1 and "about 60" at 0.1, by the runs' intervals; exercise 09.3's
+    key quotes the simulated ratio and error, which must stay within its own 20% tolerance."""
+    import re
+
+    for eps, low, high in ((1.0, 75, 85), (0.1, 55, 65)):
+        ci = mean_ci(report.dawa_error("heights", eps).bucket_counts, report.WIN_CONFIDENCE)
+        assert low < ci.low and ci.high < high, (eps, ci)
     ratio = report.relative_errors("uniform")[report.EPSILONS.index(0.1)]
     exercise = next(e for e in report.EXERCISES if e.id == "09.3")
-    assert f"{ratio:.3f}" in exercise.solution and f"{ratio:.2f}" in exercise.solution
-    assert f"{ratio * 17200:,.0f}"[:3] == "3,5" and "3,540" in exercise.solution
+    quoted_ratio = float(re.search(r"simulated ratio, (0\.\d+)", exercise.solution).group(1))
+    quoted_error = float(re.search(r"about ([\d,]+) rows", exercise.solution).group(1).replace(",", ""))
+    assert quoted_ratio == pytest.approx(ratio, rel=0.2)
+    assert quoted_error == pytest.approx(exercise.answer(), rel=0.2)
 
 
 def test_the_data_independent_errors_scale_as_one_over_eps_squared():
@@ -111,8 +135,6 @@ def test_the_data_independent_errors_scale_as_one_over_eps_squared():
     for e in (0.01, 0.3, 3.0):
         assert report.data_independent_error("16-ary hierarchy + inference", e) == pytest.approx(
             expected_error_per_query("hierarchy", 256, e, 16, True), rel=1e-12)
-    with pytest.raises(ValueError, match="name must be one of"):
-        report.data_independent_error("wavelet", 1.0)
 
 
 def test_histograms_hold_n_rows_and_the_heights_subsample_stays_inside_the_data():
@@ -134,24 +156,7 @@ def test_the_panel_reads_out_the_split_and_the_promise():
     assert "can become at most" in text
 
 
-def test_section_4s_pairs_move_the_median_by_hi_minus_lo_for_every_n():
-    """The words of section 4 (the construction behind the report's global-sensitivity rows);
-    one value too few at lo would leave the lower median at hi on both sides."""
-    from dplab.smooth_sensitivity import median_global_sensitivity
-
-    gs = median_global_sensitivity(report.LOW, report.HIGH)
-    for relation in ("replace-one", "add/remove"):
-        assert report.constructed_move(relation) == pytest.approx(gs, rel=1e-12)
-    x, y = report.constructed_pair("replace-one", 7)
-    assert list(x) == [report.LOW] * 4 + [report.HIGH] * 3 and np.sum(y == report.HIGH) == 4
-    x, y = report.constructed_pair("add/remove", 6)
-    assert x.size == 6 and y.size == 7
-    with pytest.raises(ValueError, match="n must be even"):
-        report.constructed_pair("add/remove", 5)
-    with pytest.raises(ValueError, match="relation must be"):
-        report.constructed_pair("swap", 4)
-
-
+@pytest.mark.slow
 def test_smooth_sensitivity_of_the_heights_equals_its_definition():
     for eps in (0.01, 1.0, 3.0):
         assert report.smooth_by_definition(eps) == pytest.approx(report.smooth(eps), rel=1e-12)
@@ -164,6 +169,7 @@ def _drawn_y(ax) -> list[float]:
     return ys
 
 
+@pytest.mark.slow
 def test_every_point_of_the_who_wins_figure_and_every_panel_bar_is_inside_its_axes():
     """The lecturer's read found bias² points below the axis: nothing drawn may be clipped."""
     import matplotlib

@@ -82,6 +82,7 @@ def _codes(x, scale, runs, seed, share=0.5, epsilon=1.0):
     return out
 
 
+@pytest.mark.statistical
 def test_the_released_partition_is_eps1_dp_by_an_audit_that_can_fail():
     """x = (0, 2) and x' = (0, 3) differ by one row. With penalty 2 the two partitions tie on x,
     and on x' one row tips the balance: the pair where one bucket's cost moves most. With
@@ -210,3 +211,16 @@ def test_spread_error_closed_form_equals_the_dense_spread_matrix():
         dense = (float(dplab.all_range_total_error(totals @ spread - x)),
                  2 / 0.3**2 * float(np.sum(dplab.all_range_total_error(spread))))
         assert spread_error(x, buckets, 0.3) == pytest.approx(dense, rel=1e-12, abs=1e-9), k
+
+
+@pytest.mark.statistical
+def test_each_runs_exact_error_given_its_partition_is_what_its_drawn_noise_gives():
+    """catches: a merging/noise split that does not add up to DAWA's error (a variance without the
+    factor 2, a bias taken around the runs' mean): over the runs, the drawn error minus the exact
+    conditional one has mean 0 (a paired 99.9% interval)."""
+    x = dplab.synthetic_histogram("zipf", 64, total=2000, rng=3)
+    errors = dawa_module.dawa_errors(x, 0.5, size=400, rng=9)
+    assert errors.merging.shape == errors.noise.shape == errors.simulated.shape == (400,)
+    assert np.all(errors.merging >= 0) and np.all(errors.noise > 0)
+    assert dplab.mean_ci(errors.simulated - errors.per_run, 0.999).contains(0.0)
+    assert errors.mean == pytest.approx(np.mean(errors.per_run)) and errors.example.buckets

@@ -291,3 +291,24 @@ def test_height_histogram_bins_whole_centimetres_exactly(k):
         assert dplab.height_histogram(k)[128] == np.sum(cm == 170) > 1000
     with pytest.raises(ValueError, match="high must exceed low"):
         dplab.height_histogram(k, 2.2, 1.2)
+
+
+def test_expected_error_takes_a_strategy_object_as_well_as_a_name():
+    """catches: p-Identity reachable only through its own method (lesson 9 dispatched on display
+    strings to mix the two): the object's error equals the name's, and p-Identity's its method's."""
+    from dplab.range_queries import PIdentityStrategy, load_p_identity
+
+    for name, b, inference in (("identity", 2, False), ("hierarchy", 16, True), ("wavelet", 2, True)):
+        by_name = dplab.expected_total_error(name, 64, 0.5, b, inference)
+        strategy = dplab.range_strategy(name, 64, b)
+        by_object = dplab.expected_total_error(strategy, epsilon=0.5, inference=inference)
+        assert by_object == pytest.approx(by_name)
+        assert dplab.expected_error_per_query(strategy, 64, 0.5, inference=inference) == pytest.approx(
+            by_name / dplab.n_ranges(64))
+    p_identity = PIdentityStrategy(load_p_identity())
+    assert dplab.expected_error_per_query(p_identity, epsilon=2.0) == pytest.approx(
+        p_identity.expected_total_error(2.0) / dplab.n_ranges(256))
+    with pytest.raises(ValueError, match="k must be the strategy's own k=64"):
+        dplab.expected_total_error(dplab.range_strategy("identity", 64), 32, 1.0)
+    with pytest.raises(ValueError, match="k must be given"):
+        dplab.expected_total_error("identity", epsilon=1.0)

@@ -23,7 +23,16 @@ from dplab.lab.lessons.l01_laplace_vs_gaussian.report import (
     tail_probabilities,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, k_slider, promise
+from dplab.lab.widgets import (
+    BENCH_EPSILONS,
+    BrowserStep,
+    PanelCase,
+    SliderPanel,
+    delta_slider,
+    epsilon_slider,
+    k_slider,
+    promise,
+)
 from dplab.mechanisms.gaussian import gaussian_laplace_crossover_k
 from dplab.mechanisms.laplace import (
     laplace_accuracy_k,
@@ -275,3 +284,11 @@ def figures() -> dict[str, object]:
         "01_k_queries": figure_k_queries(),
         "01_accuracy_k": figure_accuracy_k(),
     }
+
+
+PANELS = (
+    PanelCase("01 error panel (epsilon)", laplace_error_panel, {"epsilon": list(BENCH_EPSILONS)}),
+    PanelCase("01 k panel (epsilon, delta, k)", k_query_panel,
+              {"epsilon": list(BENCH_EPSILONS[:6]), "delta": [1e-3, 1e-9, 1e-6], "k": [5, 50, 150]},
+              BrowserStep(1, "k", "11", "k = 11")),
+)

@@ -24,7 +24,15 @@ from dplab.contingency import CONTINGENCY_METHODS, contingency_expected_total_er
 from dplab.lab.cache import cached
 from dplab.lab.lessons.l02_bmi_parallel_composition.report import SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
+from dplab.lab.widgets import (
+    BENCH_EPSILONS,
+    EPSILON_STEP,
+    BrowserStep,
+    PanelCase,
+    SliderPanel,
+    epsilon_slider,
+    promise,
+)
 from dplab.simulate import Estimate, ScaledErrors, mean_ci, proportion_ci, standard_draw
 
 TRIALS = 100_000
@@ -246,3 +254,11 @@ def figures() -> dict[str, object]:
         "02_contingency": figure_contingency(),
         "02_subsampling": figure_subsampling(),
     }
+
+
+PANELS = (
+    PanelCase("02 BMI panel (epsilon, algorithm, neighbours)", bmi_panel,
+              {"epsilon": list(BENCH_EPSILONS[:8]), "algorithm": ["Algorithm 1", "Algorithm 2", "both"],
+               "neighbours": ["replace", "add_remove"]},
+              BrowserStep(0, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),
+)

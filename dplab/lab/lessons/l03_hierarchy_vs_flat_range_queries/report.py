@@ -8,12 +8,9 @@ al. 2018. No plotting here: the figures and the panel are in ``views.py``.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from dplab.lab.exercises import Exercise
-from dplab.lab.progress import progress
 from dplab.lab.report import ReportRow
 from dplab.range_queries.errors import all_range_total_error, n_ranges
 from dplab.range_queries.histograms import height_histogram, synthetic_histogram
@@ -30,20 +27,7 @@ from dplab.simulate import mean_ci
 NOTEBOOK = "03_hierarchy_vs_flat_range_queries.ipynb"
 PREFIX = "03"
 SEED = 2028
-P_IDENTITY_K = 256
 MCKENNA_K256 = 65.6  # per-query error of McKenna et al.'s optimised p-Identity at k = 256
-
-
-def write_p_identity(path: str | Path, seed: int = SEED, maxiter: int = 3000) -> np.ndarray:
-    """Optimise the k = 256 p-Identity strategy (a minute or two, progress bar) and save it."""
-    bar = progress(range(maxiter), desc="p-Identity L-BFGS (k = 256)", total=maxiter)
-    steps = iter(bar)
-    theta = optimize_p_identity(P_IDENTITY_K, rng=seed, maxiter=maxiter,
-                                callback=lambda _x: next(steps, None))
-    if hasattr(bar, "close"):
-        bar.close()
-    np.save(path, theta)
-    return theta
 
 
 def p_identity_live(k: int = 64, seed: int = SEED) -> tuple[np.ndarray, float]:

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from dplab.lab.cache import cached
-from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import MCKENNA_K256, P_IDENTITY_K, SEED
+from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import MCKENNA_K256, SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
+from dplab.lab.widgets import BENCH_EPSILONS, BrowserStep, PanelCase, SliderPanel, epsilon_slider, promise
 from dplab.mechanisms.laplace import laplace_mse
 from dplab.range_queries.errors import n_ranges, range_error_by_length
 from dplab.range_queries.histograms import height_histogram
-from dplab.range_queries.optimization import PIdentityStrategy, load_p_identity
+from dplab.range_queries.optimization import P_IDENTITY_K, PIdentityStrategy, load_p_identity
 from dplab.range_queries.strategies import range_strategy
 from dplab.range_queries.theory import (
     best_branching,
@@ -315,3 +315,15 @@ def figures() -> dict[str, object]:
         "03_data": figure_data(),
         "03_beat_hierarchy": figure_beat_hierarchy(),
     }
+
+
+def _range_panel_at_4096():
+    panel = range_panel()
+    panel.controls["k"].value = 4096  # the first visit draws; the timed steps only rescale
+    return panel
+
+
+PANELS = (
+    PanelCase("03 range panel at k = 4096 (epsilon)", _range_panel_at_4096, {"epsilon": list(BENCH_EPSILONS)},
+              BrowserStep(0, "k", "512", "k = 512")),
+)

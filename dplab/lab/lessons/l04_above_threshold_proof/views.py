@@ -23,7 +23,16 @@ from dplab.lab.lessons.l04_above_threshold_proof.report import (
     naive_epsilon,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider, k_slider, promise
+from dplab.lab.widgets import (
+    BENCH_EPSILONS,
+    EPSILON_STEP,
+    BrowserStep,
+    PanelCase,
+    SliderPanel,
+    epsilon_slider,
+    k_slider,
+    promise,
+)
 from dplab.simulate import proportion_ci
 from dplab.sparse_vector import (
     PRIVATE_VARIANTS,
@@ -188,3 +197,11 @@ def figures() -> dict[str, object]:
         "04_losses": figure_losses(),
         "04_loss_panel": figure_loss_panel(),
     }
+
+
+PANELS = (
+    PanelCase("04 loss panel (epsilon, queries, variant)", loss_panel,
+              {"epsilon": list(BENCH_EPSILONS[:6]), "k": [10, 50, 200],
+               "variant": ["above_threshold", "no_halting"]},
+              BrowserStep(0, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),
+)

@@ -12,7 +12,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy import optimize
 
 from dplab.datasets import load_yrbss
 from dplab.lab.cache import cached
@@ -45,7 +44,7 @@ from dplab.net_mechanism import (
     net_sample_size,
     net_scores,
     net_size,
-    noisy_histogram_max_error_cdf,
+    noisy_histogram_max_error_quantile,
     subsample_max_errors,
     yrbss_universe_histogram,
 )
@@ -206,18 +205,6 @@ def laplace_answers_median(n: int, n_queries: int, delta1_counts: float, epsilon
     return laplace_accuracy_k_exact(delta1_counts / (n_queries * n), n_queries, epsilon, 0.5)
 
 
-def histogram_median(n: int, epsilon: float, universe_size: int = 8) -> float:
-    """The exact median of the noisy histogram's max error over every predicate on X (the root of
-    :func:`dplab.noisy_histogram_max_error_cdf` = 1/2)."""
-    def excess(t: float) -> float:
-        return noisy_histogram_max_error_cdf(t, universe_size, n, epsilon) - 0.5
-
-    high = 2.0 / (n * epsilon)
-    while excess(high) < 0:
-        high *= 2
-    return optimize.brentq(excess, 0.0, high, xtol=1e-14)
-
-
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md."""
     scores = height_scores()
@@ -310,7 +297,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("05.histogram_median", "noisy histogram, Lap(2/(nε)) per cell: median max error over every "
                   "predicate = exact (max of two Gamma sums)", "004",
                   f"|X|=8, n={n}, ε={EPSILON:g}, 2·10⁴ draws",
-                  histogram_median(n, EPSILON), "=", interval=lambda c: quantile_ci(hist, 0.5, c)),
+                  noisy_histogram_max_error_quantile(0.5, 8, n, EPSILON), "=",
+                  interval=lambda c: quantile_ci(hist, 0.5, c)),
     ]
 
 

@@ -31,7 +31,15 @@ from dplab.lab.lessons.l05_net_mechanism.report import (
     selection_probabilities,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
+from dplab.lab.widgets import (
+    BENCH_EPSILONS,
+    EPSILON_STEP,
+    BrowserStep,
+    PanelCase,
+    SliderPanel,
+    epsilon_slider,
+    promise,
+)
 from dplab.mechanisms.exponential import (
     exponential_mechanism,
     exponential_probabilities,
@@ -396,3 +404,9 @@ def figures() -> dict[str, object]:
         "05_scaling": figure_scaling(),
         "05_net_panel": figure_net_panel(),
     }
+
+
+PANELS = (
+    PanelCase("05 net panel, default net of 77,520 (epsilon)", net_panel, {"epsilon": list(BENCH_EPSILONS)},
+              BrowserStep(0, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),
+)

@@ -166,7 +166,7 @@ def released_table(
     return {
         m: np.array(
             [
-                np.mean([experiment(e, delta, target, r, m)["released"] for r in range(repeats)])
+                np.mean([experiment(e, delta, target, r, m).released for r in range(repeats)])
                 for e in epsilons
             ]
         )
@@ -307,7 +307,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     )
     brownian = [experiment(1.0, repeat=r, method="brownian") for r in range(5)]
     doubling = [experiment(1.0, repeat=r, method="gaussian_doubling") for r in range(5)]
-    ratio = sum(r["released"] for r in brownian) / sum(r["released"] for r in doubling)
+    ratio = sum(r.released for r in brownian) / sum(r.released for r in doubling)
     rows.append(
         ReportRow(
             "06.brownian_vs_doubling",
@@ -319,8 +319,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
             value=ratio,
         )
     )
-    within = sum(int(round(r["within_target"] * r["released"])) for r in brownian)
-    released = sum(r["released"] for r in brownian)
+    within = sum(int(round(r.within_target * r.released)) for r in brownian)
+    released = sum(r.released for r in brownian)
     rows.append(
         ReportRow(
             "06.within_target",

@@ -32,7 +32,7 @@ from dplab.lab.lessons.l06_adaptive_filters.report import (
     run_filter,
 )
 from dplab.lab.plots import COLORS, PALETTE, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import SliderPanel, promise
+from dplab.lab.widgets import BrowserStep, PanelCase, SliderPanel, promise
 from dplab.mechanisms.noise_reduction import brownian_noise_reduction, laplace_noise_reduction
 from dplab.simulate import Estimate, mean_ci
 
@@ -251,8 +251,8 @@ def figure_experiment():
     )
     ax.legend(fontsize=7, loc="upper left")
     runs = {m: [experiment(1.0, repeat=r, method=m) for r in range(REPEATS)] for m in METHODS}
-    within = [np.mean([r["within_target"] for r in runs[m]]) for m in METHODS]
-    spent = [np.mean([r["spent"] for r in runs[m]]) for m in METHODS]
+    within = [np.mean([r.within_target for r in runs[m]]) for m in METHODS]
+    spent = [np.mean([r.spent for r in runs[m]]) for m in METHODS]
     y = np.arange(len(METHODS))
     ax_quality.barh(y - 0.2, within, height=0.4, color=COLORS["classical"], label="share released within τ")
     ax_quality.barh(y + 0.2, spent, height=0.4, color="0.6", label="share of the budget spent")
@@ -274,7 +274,7 @@ def figure_experiment():
 def released_sweep(delta: float = DELTA, target: float = TARGET) -> dict[str, np.ndarray]:
     """Counts released per method of PANEL_METHODS over PANEL_EPSILONS (one run each; cached)."""
     return {
-        m: np.array([experiment(e, delta, target, 0, m)["released"] for e in PANEL_EPSILONS])
+        m: np.array([experiment(e, delta, target, 0, m).released for e in PANEL_EPSILONS])
         for m in PANEL_METHODS
     }
 
@@ -371,3 +371,9 @@ def figures() -> dict[str, object]:
         "06_experiment": figure_experiment(),
         "06_sweep_panel": figure_sweep_panel(),
     }
+
+
+PANELS = (
+    PanelCase("06 sweep panel (epsilon, along the precomputed sweep)", sweep_panel,
+              {"epsilon": list(PANEL_EPSILONS) * 2}, BrowserStep(0, "epsilon", "1.587", "ε = 1.59")),
+)

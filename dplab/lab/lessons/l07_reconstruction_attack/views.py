@@ -40,7 +40,15 @@ from dplab.lab.lessons.l07_reconstruction_attack.report import (
     zcdp_bound,
 )
 from dplab.lab.plots import COLORS, PALETTE, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
+from dplab.lab.widgets import (
+    BENCH_EPSILONS,
+    EPSILON_STEP,
+    BrowserStep,
+    PanelCase,
+    SliderPanel,
+    epsilon_slider,
+    promise,
+)
 from dplab.reconstruction import (
     answer_noise_sd,
     dp_guessing_bound,
@@ -474,3 +482,13 @@ def figures() -> dict[str, object]:
         "07_attack_panel": figure_attack_panel(),
         "07_dp_panel": figure_dp_panel(),
     }
+
+
+PANELS = (
+    PanelCase("07 attack panel (noise)", attack_panel,
+              {"noise": [round(0.1 + 0.1 * i, 2) for i in range(14)]},
+              BrowserStep(0, "noise E/√n", "0.55", "E/√n = 0.55")),
+    PanelCase("07 DP panel (epsilon, split)", dp_panel,
+              {"epsilon": list(BENCH_EPSILONS), "split": ["basic", "advanced", "zcdp"]},
+              BrowserStep(1, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),
+)

@@ -43,7 +43,16 @@ from dplab.lab.lessons.l08_what_epsilon_promises.report import (
     simulated_roc,
 )
 from dplab.lab.plots import COLORS, PALETTE, new_figure
-from dplab.lab.widgets import SliderPanel, delta_slider, epsilon_slider, promise
+from dplab.lab.widgets import (
+    BENCH_EPSILONS,
+    EPSILON_STEP,
+    BrowserStep,
+    PanelCase,
+    SliderPanel,
+    delta_slider,
+    epsilon_slider,
+    promise,
+)
 from dplab.mechanisms import Gaussian, Laplace, RandomizedResponse, laplace_mse
 from dplab.promises import posterior_bound, tradeoff_dp, tradeoff_gdp
 from dplab.simulate import proportion_ci
@@ -444,3 +453,13 @@ def figures() -> dict[str, object]:
         "08_promise_panel": figure_promise_panel(),
         "08_choose_panel": figure_choose_panel(),
     }
+
+
+PANELS = (
+    PanelCase("08 promise panel (epsilon, mechanism, k, delta, prior)", promise_panel,
+              {"epsilon": list(BENCH_EPSILONS[:6]), "k": [1, 8, 64], "delta": [1e-3, 1e-9],
+               "mechanism": ["gaussian", "randomized response", "laplace"], "prior": [0.01, 0.5]},
+              BrowserStep(1, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),  # panel 0: the RMSE target
+    PanelCase("08 choose panel (target RMSE, prior)", choose_panel,
+              {"rmse": [0.5 * 160 ** (i / 11) for i in range(12)], "prior": [0.01, 0.3]}),
+)

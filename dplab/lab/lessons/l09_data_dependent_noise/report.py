@@ -16,19 +16,19 @@ data-independent strategies' errors are exact.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
+from dplab.accounting import Neighbours
 from dplab.datasets import load_yrbss
 from dplab.lab.cache import cached
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow
 from dplab.mechanisms.laplace import laplace_mechanism
 from dplab.range_queries.dawa import (
-    DawaRelease,
+    DawaErrors,
     best_partition,
-    dawa_releases,
+    dawa_errors,
     interval_costs,
     partition_penalty,
     spread,
@@ -37,14 +37,19 @@ from dplab.range_queries.dawa import (
 from dplab.range_queries.errors import all_range_total_error, n_ranges
 from dplab.range_queries.histograms import height_histogram, synthetic_histogram
 from dplab.range_queries.optimization import PIdentityStrategy, load_p_identity
+from dplab.range_queries.strategies import RangeStrategy, range_strategy
 from dplab.range_queries.theory import expected_error_per_query
 from dplab.simulate import Estimate, mean_ci
 from dplab.smooth_sensitivity import (
+    median_distance_to_leak,
+    median_global_pair,
     median_global_sensitivity,
     median_local_sensitivity,
     median_release_smooth,
     median_sensitivity_at_distance,
+    median_smooth_release_rmse,
     median_smooth_sensitivity,
+    replace_one_neighbours,
     smooth_beta,
     sorted_clipped,
 )
@@ -91,64 +96,31 @@ def histogram(shape: str, n: int | None = None, seed: int = SEED) -> np.ndarray:
     return x
 
 
-@cached(maxsize=4)
-def _error_at_one(name: str) -> float:
-    if name == "identity":
-        return expected_error_per_query("identity", K, 1.0)
-    if name == "16-ary hierarchy + inference":
-        return expected_error_per_query("hierarchy", K, 1.0, 16, True)
-    if name == "optimised p-Identity":
-        return PIdentityStrategy(load_p_identity()).expected_total_error(1.0) / n_ranges(K)
-    raise ValueError(f"name must be one of {STRATEGIES}, got name={name!r}")
+@cached(maxsize=1)
+def data_independent_strategies() -> dict[str, tuple[RangeStrategy, bool]]:
+    """STRATEGIES as objects: (the strategy, whether least squares reconstructs its answers)."""
+    return {"identity": (range_strategy("identity", K), False),
+            "16-ary hierarchy + inference": (range_strategy("hierarchy", K, 16), True),
+            "optimised p-Identity": (PIdentityStrategy(load_p_identity()), False)}
 
 
 def data_independent_error(name: str, epsilon: float) -> float:
-    """The exact expected squared error per range query (all ranges of k = 256 bins): the
-    error at eps = 1 over eps^2 (Laplace noise of scale proportional to 1/eps)."""
-    return _error_at_one(name) / epsilon**2
-
-
-@dataclass(frozen=True)
-class DawaError:
-    """DAWA's error per range query over R runs. Given a run's partition P the second stage's
-    expected error is exact (``dplab.spread_error``): ``merging`` (the bias^2 given P, from
-    spreading each bucket's true total evenly) + ``noise`` (the variance given P, from the totals'
-    Laplace noise), one value each per run. Their sum's mean over the runs estimates DAWA's error
-    E_P[merging + noise]: only the partition is simulated, the totals' noise is integrated exactly.
-    ``simulated`` holds each run's actual error, its totals' noise drawn, for the check that the
-    two agree; also the mean number of buckets and the first run."""
-
-    merging: np.ndarray
-    noise: np.ndarray
-    simulated: np.ndarray
-    buckets: float
-    example: DawaRelease
-
-    @property
-    def per_run(self) -> np.ndarray:
-        return self.merging + self.noise
-
-    @property
-    def mean(self) -> float:
-        return float(self.per_run.mean())
-
-    def interval(self, confidence: float = WIN_CONFIDENCE) -> Estimate:
-        return mean_ci(self.per_run, confidence)
-
-
-def dawa_error_of(x: np.ndarray, epsilon: float, share: float = SHARE, trials: int = TRIALS,
-                  seed: int = SEED, penalty: float | None = None) -> DawaError:
-    runs = dawa_releases(x, epsilon, share, size=trials, penalty=penalty, rng=seed)
-    split = np.array([spread_error(x, r.buckets, (1 - share) * epsilon) for r in runs]) / n_ranges(x.size)
-    simulated = all_range_total_error(np.array([r.estimate for r in runs]) - x) / n_ranges(x.size)
-    return DawaError(split[:, 0], split[:, 1], simulated, float(np.mean([len(r.buckets) for r in runs])),
-                     runs[0])
+    """The exact expected squared error per range query (all ranges of k = 256 bins) of one of
+    STRATEGIES (dplab.range_queries.expected_error_per_query of its object)."""
+    strategy, inference = data_independent_strategies()[name]
+    return expected_error_per_query(strategy, epsilon=epsilon, inference=inference)
 
 
 @cached(maxsize=128)
 def dawa_error(shape: str, epsilon: float, n: int | None = None, share: float = SHARE,
-               trials: int = TRIALS, seed: int = SEED, penalty: float | None = None) -> DawaError:
-    return dawa_error_of(histogram(shape, n), epsilon, share, trials, seed, penalty)
+               trials: int = TRIALS, seed: int = SEED, penalty: float | None = None) -> DawaErrors:
+    """DAWA's error on ``shape`` over ``trials`` partitions (dplab.range_queries.dawa_errors)."""
+    return dawa_errors(histogram(shape, n), epsilon, share, size=trials, penalty=penalty, rng=seed)
+
+
+def dawa_interval(shape: str, epsilon: float, confidence: float = WIN_CONFIDENCE) -> Estimate:
+    """The interval of DAWA's mean error per range query at (shape, epsilon)."""
+    return mean_ci(dawa_error(shape, epsilon).per_run, confidence)
 
 
 def compare(shape: str, epsilon: float, strategy: str, trials: int = TRIALS) -> str:
@@ -156,7 +128,7 @@ def compare(shape: str, epsilon: float, strategy: str, trials: int = TRIALS) -> 
     upper confidence bound (two-sided WIN_CONFIDENCE, so one-sided (1 + WIN_CONFIDENCE)/2) is
     below the strategy's exact error, the strategy if its error is below DAWA's lower bound,
     else "unresolved"."""
-    est = dawa_error(shape, epsilon, trials=trials).interval()
+    est = mean_ci(dawa_error(shape, epsilon, trials=trials).per_run, WIN_CONFIDENCE)
     exact = data_independent_error(strategy, epsilon)
     if est.high < exact:
         return "DAWA"
@@ -232,41 +204,22 @@ def smooth(epsilon: float, delta: float = DELTA) -> float:
 
 
 def release_rmse(kind: str, epsilon: float) -> float:
-    """RMSE of a median release with Laplace noise: sqrt(2) x scale, scale = GS/eps for the
-    global release, 2 S*/eps for the smooth one (NRS07 Lemma 2.9's 2/eps)."""
+    """RMSE of the heights' median released with global ("global": sqrt(2) (hi - lo)/eps) or
+    smooth ("smooth": dplab.smooth_sensitivity.median_smooth_release_rmse) noise."""
     if kind == "global":
         return math.sqrt(2) * median_global_sensitivity(LOW, HIGH) / epsilon
-    if kind == "smooth":
-        return math.sqrt(2) * 2 * smooth(epsilon) / epsilon
-    raise ValueError(f"kind must be 'global' or 'smooth', got kind={kind!r}")
+    return median_smooth_release_rmse(heights(), LOW, HIGH, epsilon, DELTA)
 
 
 def distance_to_leak(values: np.ndarray | None = None) -> int:
-    """The fewest replaced rows after which the median of ``values`` (default: the heights) has
-    local sensitivity > 0: the smallest k with A_k > 0 (A_k is nondecreasing in k)."""
-    values = heights() if values is None else np.sort(values)
-    low, high = 0, values.size
-    while low < high:
-        mid = (low + high) // 2
-        if median_sensitivity_at_distance(values, LOW, HIGH, mid) > 0:
-            high = mid
-        else:
-            low = mid + 1
-    return low
+    """The fewest replaced rows after which the median of ``values`` (default: the heights) can
+    have local sensitivity > 0 (dplab.smooth_sensitivity.median_distance_to_leak)."""
+    return median_distance_to_leak(heights() if values is None else values, LOW, HIGH)
 
 
 def median_neighbours(values: np.ndarray, replacements=(LOW, HIGH), replaced=None) -> list[np.ndarray]:
-    """Neighbours of the sorted ``values`` (replace-one): one copy of each value in ``replaced``
-    (default: every distinct value) replaced by each of ``replacements``, sorted again."""
-    out = []
-    for v in np.unique(values) if replaced is None else replaced:
-        i = int(np.searchsorted(values, v))
-        for r in replacements:
-            if r != v:
-                y = values.copy()
-                y[i] = r
-                out.append(np.sort(y))
-    return out
+    """Replace-one neighbours of ``values`` (dplab.smooth_sensitivity.replace_one_neighbours)."""
+    return replace_one_neighbours(values, replacements, replaced)
 
 
 def smoothness_ratio(epsilon: float, neighbours: list[np.ndarray] | None = None) -> float:
@@ -295,32 +248,16 @@ def smooth_minus_local(samples: int = 200, seed: int = SEED) -> float:
     return worst
 
 
-def constructed_pair(relation: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Section 4's pair that moves the lower median by hi - lo. Replace-one: m = ceil(n/2) values
-    at LOW and the rest at HIGH; one LOW becomes HIGH. Add/remove (n even): n/2 values at each
-    end; one HIGH is added."""
-    if relation == "replace-one":
-        m = math.ceil(n / 2)
-        x = np.array([LOW] * m + [HIGH] * (n - m))
-        return x, np.sort(np.append(x[1:], HIGH))
-    if relation == "add/remove":
-        if n % 2:
-            raise ValueError(f"n must be even for the add/remove pair, got n={n}")
-        x = np.array([LOW] * (n // 2) + [HIGH] * (n // 2))
-        return x, np.append(x, HIGH)
-    raise ValueError(f"relation must be 'replace-one' or 'add/remove', got relation={relation!r}")
-
-
-def constructed_move(relation: str, sizes=range(1, 201)) -> float:
-    """The smallest move of the lower median (by sorting, not dplab) over section 4's pairs for
-    every n in ``sizes`` (even n only for add/remove): hi - lo if the construction works for
-    every n."""
+def constructed_move(neighbours: Neighbours, sizes=range(1, 201)) -> float:
+    """The smallest move of the lower median (by sorting, not dplab) over the witness pairs of
+    dplab.smooth_sensitivity.median_global_pair for every n in ``sizes`` (even n for add/remove):
+    hi - lo if the construction works for every n."""
     def med(values) -> float:
         ordered = sorted(values)
         return ordered[(len(ordered) + 1) // 2 - 1]
 
-    moves = [abs(med(y) - med(x)) for n in sizes if relation != "add/remove" or n % 2 == 0
-             for x, y in [constructed_pair(relation, n)]]
+    moves = [abs(med(y) - med(x)) for n in sizes if neighbours == Neighbours.REPLACE or n % 2 == 0
+             for x, y in [median_global_pair(n, LOW, HIGH, neighbours)]]
     return float(min(moves))
 
 
@@ -378,7 +315,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         "000", f"YRBSS heights, k={K}, noiseless partition at ε=0.1 ({len(fixed_partition())} buckets), "
         "ε₂=0.075, n=4000", bias + variance, "=", interval=lambda c: mean_ci(per, c)))
     for shape, eps, strategy, winner in CLAIMS:
-        ci = dawa_error(shape, eps).interval(WIN_CONFIDENCE)
+        ci = dawa_interval(shape, eps)
         where = (f"{shape}, k={K}, n={n_heights()}, ε={eps:g}, share={SHARE}, {TRIALS} partitions "
                  "(one end of a two-sided 99.9% interval)")
         if winner == "DAWA":
@@ -406,11 +343,13 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   "global median release (Laplace at scale (hi − lo)/ε): E|error| = (hi − lo)/ε", "000",
                   f"[{LOW}, {HIGH}] m, ε=1, n=20000", HIGH - LOW, "=",
                   interval=lambda c: mean_ci(err_global, c)),
-        *[ReportRow(f"09.global_{relation.replace('/', '_')}",
-                    f"global sensitivity hi − lo ({relation}): section 4's pair moves the median that far",
-                    "000", f"the pair for every n = 1..200 ({'even n, ' if relation == 'add/remove' else ''}"
+        *[ReportRow(f"09.global_{name}",
+                    f"global sensitivity hi − lo ({label}): section 4's pair moves the median that far",
+                    "000", f"the pair for every n = 1..200 ({'even n, ' if label == 'add/remove' else ''}"
                     "smallest move), median by sorting", median_global_sensitivity(LOW, HIGH), "exact",
-                    value=constructed_move(relation)) for relation in ("replace-one", "add/remove")],
+                    value=constructed_move(relation))
+          for relation, name, label in ((Neighbours.REPLACE, "replace-one", "replace-one"),
+                                        (Neighbours.ADD_REMOVE, "add_remove", "add/remove"))],
         ReportRow("09.local_heights", "local sensitivity of the heights' median (1,103 students at 1.68 m)",
                   "000", "the middle three order statistics, numpy", float(max(
                       heights()[math.ceil(heights().size / 2)] - median(),

@@ -23,10 +23,10 @@ from dplab.lab.lessons.l09_data_dependent_noise.report import (
     SHARE,
     STRATEGIES,
     TRIALS,
+    WIN_CONFIDENCE,
     K,
     data_independent_error,
     dawa_error,
-    dawa_error_of,
     heights,
     histogram,
     median,
@@ -34,8 +34,9 @@ from dplab.lab.lessons.l09_data_dependent_noise.report import (
     smooth,
 )
 from dplab.lab.plots import PALETTE, new_figure
-from dplab.lab.widgets import SliderPanel, epsilon_slider, promise
-from dplab.range_queries.dawa import dawa
+from dplab.lab.widgets import BrowserStep, PanelCase, SliderPanel, epsilon_slider, promise
+from dplab.range_queries.dawa import dawa, dawa_errors
+from dplab.simulate import mean_ci
 from dplab.smooth_sensitivity import (
     median_global_sensitivity,
     median_local_sensitivity,
@@ -64,7 +65,7 @@ def _who_wins_axes(ax, shape: str, label: bool) -> None:
             label="DAWA's merging error (bias² given its partition)" if label else None)
     ax.plot(eps, np.array([err.noise.mean() for err in errs]) / identity, "^:", color="0.35", ms=5,
             label="DAWA's totals' noise (variance given its partition)" if label else None)
-    ci = [err.interval() for err in errs]
+    ci = [mean_ci(err.per_run, WIN_CONFIDENCE) for err in errs]
     mean = np.array([err.mean for err in errs]) / identity
     low = mean - np.array([c.low for c in ci]) / identity
     high = np.array([c.high for c in ci]) / identity - mean
@@ -224,7 +225,7 @@ class DawaView:
         eps, n = float(values["epsilon"]), int(values["n"])
         shape, share = str(values["shape"]), float(values["share"])
         x = histogram(shape, n)
-        err = dawa_error_of(x, eps, share, trials=PANEL_RUNS, seed=seed)
+        err = dawa_errors(x, eps, share, size=PANEL_RUNS, rng=seed)
         run = err.example
         self.hist.set_data(values=x / n)
         estimate = run.estimate / n
@@ -286,3 +287,11 @@ def figures() -> dict[str, object]:
         "09_local_leak": figure_local_leak(),
         "09_dawa_panel": figure_dawa_panel(),
     }
+
+
+PANELS = (
+    PanelCase("09 DAWA panel (epsilon, n, shape, partition share)", dawa_panel,
+              {"epsilon": [0.01 * 300 ** (i / 7) for i in range(8)], "n": [500, 12579, 200_000],
+               "shape": ["uniform", "zipf", "heights"], "share": [0.5, 0.25]},
+              BrowserStep(0, "epsilon", "0.1122", "ε = 0.112")),
+)

@@ -1,0 +1,40 @@
+"""What a lesson must provide, so that a new notebook touches only its own files: the lab's
+commands, the bench and the tests find everything else through the registry."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dplab.lab.paths import notebooks_dir, repo_root
+from dplab.lab.registry import lesson_bench, lesson_names, lesson_panels, lesson_reports, lesson_views
+from dplab.lab.widgets import PanelCase
+
+README = (repo_root() / "README.md").read_text(encoding="utf-8")
+TEACHING = (notebooks_dir() / "TEACHING.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", lesson_names())
+def test_a_lesson_declares_what_the_lab_reads(name):
+    """catches: a lesson whose notebook, report rows, exercises, figures or panels the lab cannot
+    find (the bench and the browser test would silently skip it), or whose notebook lacks its
+    README row or TEACHING section."""
+    number = re.match(r"l(\d\d)_", name).group(1)
+    report = next(r for r in lesson_reports() if r.__name__.split(".")[-2] == name)
+    views = next(v for v in lesson_views() if v.__name__.split(".")[-2] == name)
+    assert report.PREFIX == number and report.NOTEBOOK == f"{number}_{name[4:]}.ipynb"
+    assert (notebooks_dir() / report.NOTEBOOK).exists()
+    assert callable(report.report_rows) and report.EXERCISES
+    assert all(ex.id.startswith(f"{number}.") for ex in report.EXERCISES)
+    assert callable(views.figures)
+    assert views.PANELS and all(isinstance(case, PanelCase) for case in views.PANELS)
+    assert f"(notebooks/{report.NOTEBOOK})" in README
+    assert re.search(rf"^## Notebook {int(number)}:", TEACHING, re.M)
+
+
+def test_the_registry_pairs_panels_and_bench_rows_with_their_lesson():
+    prefixes = [r.PREFIX for r in lesson_reports()]
+    assert list(lesson_panels()) == prefixes
+    assert set(lesson_bench()) <= set(prefixes)
+    assert all(callable(rows) for functions in lesson_bench().values() for rows in functions)
