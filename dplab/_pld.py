@@ -44,7 +44,8 @@ from dplab._checks import (
     check_positive_int,
 )
 
-__all__ = ["MAX_GRID_POINTS", "TAIL", "PrivacyLossDistribution", "discrete_pld", "pld_from_cdf"]
+__all__ = ["MAX_GRID_POINTS", "TAIL", "PrivacyLossDistribution", "convolve_all", "discrete_pld",
+           "pld_from_cdf"]
 
 #: The most grid points a composed PLD may hold (2^25 doubles: 256 MiB).
 MAX_GRID_POINTS = 2**25
@@ -179,30 +180,44 @@ class PrivacyLossDistribution:
 
     def convolve(self, other: PrivacyLossDistribution) -> PrivacyLossDistribution:
         """The PLD of this mechanism and ``other`` run one after the other (independent losses
-        add): the convolution of the two pmfs, on the same grid and rounded the same way."""
-        if not isinstance(other, PrivacyLossDistribution):
-            raise TypeError(f"other must be a PrivacyLossDistribution, got other={other!r}")
-        if other.step != self.step or other.pessimistic != self.pessimistic:
-            raise ValueError("both PLDs must share step and rounding, got "
-                             f"step={self.step!r}, pessimistic={self.pessimistic} and "
+        add): :func:`convolve_all` of the two."""
+        return convolve_all([self, other])
+
+
+def convolve_all(plds: list[PrivacyLossDistribution]) -> PrivacyLossDistribution:
+    """The PLD of mechanisms run one after the other (independent losses add): the convolution
+    of their pmfs by one FFT of the whole support, on the same grid and rounded the same way."""
+    if not plds or not all(isinstance(p, PrivacyLossDistribution) for p in plds):
+        raise TypeError(f"plds must be a non-empty list of PrivacyLossDistribution, got plds={plds!r}")
+    first = plds[0]
+    for other in plds[1:]:
+        if other.step != first.step or other.pessimistic != first.pessimistic:
+            raise ValueError("every PLD must share step and rounding, got "
+                             f"step={first.step!r}, pessimistic={first.pessimistic} and "
                              f"step={other.step!r}, pessimistic={other.pessimistic}")
-        size = len(self.pmf) + len(other.pmf) - 1
-        if size > MAX_GRID_POINTS:
-            raise ValueError(f"the convolution needs {size} grid points, more than {MAX_GRID_POINTS}; "
-                             "use a coarser step")
-        length = fft.next_fast_len(size, real=True)
-        pmf = fft.irfft(fft.rfft(self.pmf, length) * fft.rfft(other.pmf, length), length)[:size]
-        infinity = -math.expm1(math.log1p(-self.infinity_mass) + math.log1p(-other.infinity_mass))
-        kl = None if self.kl is None or other.kl is None else self.kl + other.kl
-        return PrivacyLossDistribution(np.clip(pmf, 0.0, None), self.offset + other.offset, self.step,
-                                       infinity, self.pessimistic, self.compositions + other.compositions, kl)
+    if len(plds) == 1:
+        return first
+    size = sum(len(p.pmf) - 1 for p in plds) + 1
+    if size > MAX_GRID_POINTS:
+        raise ValueError(f"the convolution needs {size} grid points, more than {MAX_GRID_POINTS}; "
+                         "use a coarser step")
+    length = fft.next_fast_len(size, real=True)
+    spectrum = np.ones(length // 2 + 1, dtype=complex)
+    for p in plds:
+        spectrum *= fft.rfft(p.pmf, length)
+    pmf = fft.irfft(spectrum, length)[:size]
+    infinity = -math.expm1(math.fsum(math.log1p(-p.infinity_mass) for p in plds))
+    kl = None if any(p.kl is None for p in plds) else math.fsum(p.kl for p in plds)
+    return PrivacyLossDistribution(np.clip(pmf, 0.0, None), sum(p.offset for p in plds), first.step, infinity,
+                                   first.pessimistic, sum(p.compositions for p in plds), kl)
 
 
 def discrete_pld(p: ArrayLike, q: ArrayLike, *, step: float, pessimistic: bool = True
                  ) -> PrivacyLossDistribution:
     """The PLD of two distributions over the same finitely many outputs, p on D and q on D':
     the loss ln(p_i / q_i) with probability p_i, rounded up (or down) to a multiple of ``step``;
-    outputs impossible on D' (q_i = 0) carry an infinite loss, kept exactly as Pr[L = inf]."""
+    outputs impossible on D' (q_i = 0) carry an infinite loss, kept exactly as Pr[L = inf] (so does
+    a q_i that underflowed to 0: a loss beyond about 745 counts as infinite, never below the truth)."""
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
     step = check_positive(step, "step")
     if p.shape != q.shape or p.ndim != 1 or np.any(p < 0) or np.any(q < 0):
@@ -211,8 +226,8 @@ def discrete_pld(p: ArrayLike, q: ArrayLike, *, step: float, pessimistic: bool =
     losses = np.log(p[finite] / q[finite])
     index = np.ceil(losses / step - 1e-9) if pessimistic else np.floor(losses / step + 1e-9)
     index = index.astype(np.int64)
-    first = int(index.min())
-    pmf = np.bincount(index - first, weights=p[finite])
+    first = int(index.min()) if index.size else 0
+    pmf = np.bincount(index - first, weights=p[finite]) if index.size else np.zeros(1)
     infinity = float(np.sum(p[(p > 0) & (q == 0)]))
     kl = math.inf if infinity > 0 else float(np.dot(p[finite], losses))
     return PrivacyLossDistribution(pmf, first, step, infinity, pessimistic, 1, kl)

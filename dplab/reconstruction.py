@@ -70,6 +70,7 @@ __all__ = [
     "ls_recovery_theory",
     "reconstruction_challenge",
     "reconstruction_robustness_bound",
+    "split_guessing_bound",
     "subset_queries",
 ]
 
@@ -374,6 +375,29 @@ def gdp_guessing_bound(mu: ArrayLike, *, prior: float = 0.5) -> float | np.ndarr
         t = mu / 2 + math.log((1 - kappa) / kappa) / mu
         value = (1 - kappa) * stats.norm.cdf(t) + kappa * stats.norm.cdf(mu - t)
     return as_result(np.where(mu == 0, max(kappa, 1 - kappa), value))
+
+
+def split_guessing_bound(epsilon: ArrayLike, split: str, delta: float | None = None, *,
+                         prior: float = 0.5) -> float | np.ndarray:
+    """The most often any attacker guesses one person's bit from the m answers of
+    :func:`dp_answer_noise`'s ``split`` at total (epsilon, delta): the (epsilon, delta) bound of
+    :func:`dp_guessing_bound` (delta = 0 for ``"basic"``), and for ``"zcdp"`` the smaller of that
+    and the Gaussian release's own: its answers are sqrt(2 rho)-GDP (one bit moves the answer
+    vector by at most sqrt(m) in L2, the noise has sigma = sqrt(m / (2 rho))), rho =
+    approx_dp_to_zcdp(epsilon, delta), so Phi(sqrt(rho / 2)) at prior 1/2."""
+    check_choice(split, SPLITS, "split")
+    eps = check_positive(epsilon, "epsilon", array_ok=True)
+    if split == "basic":
+        if delta is not None:
+            raise ValueError(f"split='basic' is pure epsilon-DP: leave delta=None, got delta={delta!r}")
+        return dp_guessing_bound(eps, 0.0, prior=prior)
+    if delta is None:
+        raise ValueError(f"split={split!r} needs a delta in (0, 1), got delta=None")
+    bound = np.asarray(dp_guessing_bound(eps, delta, prior=prior))
+    if split == "zcdp":
+        mus = np.sqrt(2 * np.array([approx_dp_to_zcdp(float(e), delta) for e in np.atleast_1d(eps)]))
+        bound = np.minimum(bound, np.asarray(gdp_guessing_bound(mus, prior=prior)).reshape(bound.shape))
+    return as_result(bound)
 
 
 def reconstruction_robustness_bound(kappa: ArrayLike, *, epsilon: float | None = None, delta: float = 0.0,

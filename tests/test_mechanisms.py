@@ -51,8 +51,8 @@ def test_laplace_profile_and_renyi_curve_are_the_integrals(eps):
 
 @pytest.mark.parametrize("mu", [0.5, 1.0, 3.0])
 def test_gaussian_profile_and_renyi_curve_are_the_integrals(mu):
-    """catches: delta(0) taken from Balle-Wang's formula at eps = 0 (it is the total variation),
-    a Renyi curve without alpha, mu computed as sigma / Delta."""
+    """catches: a profile off the hockey-stick integral (at eps = 0 the total variation), a Renyi
+    curve without alpha, mu computed as sigma / Delta."""
     g = Gaussian(mu * 1.5, 1.5)
     assert g.mu == pytest.approx(mu)
     d, d_prime = stats.norm(0, 1.5), stats.norm(g.sensitivity, 1.5)
@@ -138,7 +138,12 @@ def test_epsilon_delta_is_the_worst_pair():
     pld = step.pld(step=1e-2)
     assert pld.infinity_mass == pytest.approx(0.05) and pld.delta(1.0) == pytest.approx(0.05)
     assert step.zcdp_rho() is None and step.rdp(2.0) is None
-    assert EpsilonDelta(1.0).rdp(2.0) == pytest.approx(RandomizedResponse(1.0).rdp(2.0))
+    for alpha in (1.5, 2.0, 10.0):  # the worst eps-DP pair: no eps-DP mechanism's curve is above it
+        worst = EpsilonDelta(1.0).rdp(alpha)
+        assert worst >= Laplace(1.0, 1.0).rdp(alpha) and worst >= RandomizedResponse(1.0, 5).rdp(alpha)
+        assert worst >= Laplace(3.0, 1.0).rdp(alpha) - 1e-15
+    assert EpsilonDelta(1.0, 1e-3).epsilon_at(1e-6) == math.inf  # below the step's own delta
+    assert EpsilonDelta(1.0, 1e-3).epsilon_at(1e-3) == pytest.approx(1.0, rel=1e-9)
     draws = step.sample(1, 4, size=50_000)
     assert dplab.proportion_ci(int(np.sum(draws == 3)), draws.size, LEVEL).contains(0.05)
 
@@ -187,3 +192,35 @@ def test_the_closed_form_epsilon_of_the_laplace_profile():
 def test_bad_input_names_the_parameter_and_value(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_the_objects_error_and_loss_methods():
+    """The objects' own error, tail and loss methods, against the law of their samples and the
+    densities (scipy), not against the flat functions they call."""
+    lap, gauss = Laplace(2.0, 0.5), Gaussian(1.0, 3.0)
+    assert lap.tail_probability(lap.tail_bound(0.05)) == pytest.approx(0.05)
+    assert gauss.tail_probability(gauss.tail_bound(0.05)) == pytest.approx(0.05)
+    assert lap.mae() == pytest.approx(stats.laplace(0, 4.0).expect(abs))
+    assert gauss.mae() == pytest.approx(stats.norm(0, 3.0).expect(abs))
+    errors = lap.sample(np.zeros(100_000), 8)
+    assert dplab.mean_ci(errors**2, LEVEL).contains(lap.mse())
+    assert dplab.mean_ci(gauss.sample(np.zeros(100_000), 8) ** 2, LEVEL).contains(gauss.mse())
+    z = np.array([-1.0, 0.5, 3.0])
+    assert lap.privacy_loss(z[:, None], [0.0], [2.0]) == pytest.approx(
+        stats.laplace(0, 4.0).logpdf(z) - stats.laplace(2, 4.0).logpdf(z))
+    assert gauss.privacy_loss(z) == pytest.approx(stats.norm(0, 3.0).logpdf(z) - stats.norm(1, 3.0).logpdf(z))
+    assert Laplace.from_scale(10.0).epsilon == pytest.approx(0.1)
+    assert Laplace.from_scale(4.0, 2.0).scale == 4.0
+
+
+def test_huge_epsilon_gives_numbers_not_overflows():
+    """catches: e^eps evaluated where eps = 800 overflows (the profile, the Renyi curve, the
+    trade-off curve of mechanisms that are all but not private)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert RandomizedResponse(800.0).rdp(2.0) == pytest.approx(800.0)
+        assert EpsilonDelta(800.0).delta(0.0) == pytest.approx(1.0)
+        assert Laplace(1.0, 800.0).tradeoff(0.1) == 0.0
+        assert RandomizedResponse(800.0).pld().epsilon(0.5) == math.inf  # pessimistic: never below the truth

@@ -103,10 +103,17 @@ def test_pmf_sums_and_kl():
 
 
 def test_gdp_limit():
+    """catches: a KL of the Laplace pair that is not KL (mu = sqrt(2 k KL) with KL by quadrature of
+    p ln(p/q) here), a Gaussian limit that is not sqrt(k) mu."""
+    from scipy import integrate
+
     assert gdp_limit_mu(dplab.Gaussian.from_mu(0.3).pld(), 100) == pytest.approx(3.0, abs=1e-3)
-    assert gdp_limit_mu(dplab.Laplace(1.0, 0.1).pld(), 1000) == pytest.approx(
-        math.sqrt(2000 * (0.1 + math.exp(-0.1) - 1)), abs=1e-3
-    )
+    p, q = stats.laplace(0, 10.0), stats.laplace(1.0, 10.0)
+    kl = integrate.quad(lambda y: p.pdf(y) * (p.logpdf(y) - q.logpdf(y)), -400, 400, points=[0.0, 1.0],
+                        limit=200)[0]
+    assert gdp_limit_mu(dplab.Laplace(1.0, 0.1).pld(), 1000) == pytest.approx(math.sqrt(2000 * kl), rel=1e-6)
+    with pytest.raises(ValueError, match="share step and rounding"):
+        dplab.Laplace(1.0, 0.1).pld(step=1e-3).convolve(dplab.Laplace(1.0, 0.1).pld(step=1e-4))
 
 
 def test_composed_laplace_approaches_its_gaussian_limit():

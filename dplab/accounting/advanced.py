@@ -94,8 +94,10 @@ def advanced_beats_basic_from_k(epsilon_total: float, delta_prime: float, k_max:
 
 class AdvancedAccountant(Accountant):
     """Advanced composition (Dwork, Rothblum & Vadhan 2010; Dwork & Roth, Theorem 3.20) of steps
-    with one (epsilon_i, delta_i) each. ``delta`` is the target for the whole run: delta' =
-    delta - sum k_i delta_i goes to the theorem. For unequal steps the same Azuma argument gives
+    with one (epsilon_i, delta_i) each: the theorem alone, which exceeds basic composition for few
+    steps (1.77 against 1 for ten steps of 0.1 at 1e-6; take the smaller of the two yourself).
+    ``delta`` is the target for the whole run: delta' = delta - sum k_i delta_i goes to the
+    theorem. For unequal steps the same Azuma argument gives
     sqrt(2 ln(1/delta') sum k_i eps_i^2) + sum k_i eps_i (e^eps_i - 1) (each loss bounded by
     eps_i, mean at most eps_i (e^eps_i - 1); Dwork & Roth, proof of Theorem 3.20)."""
 
@@ -108,8 +110,10 @@ class AdvancedAccountant(Accountant):
         return _NEEDS_A_PAIR.format("advanced")
 
     def _sums(self) -> tuple[float, float, float]:
-        """(sum k eps^2, sum k eps (e^eps - 1), sum k delta) over the steps."""
+        """(sum k eps^2, sum k eps (e^eps - 1), sum k delta) over the steps (inf past e^709)."""
         pairs = [(m.epsilon_delta(), k) for m, k in self._steps.items()]
+        if any(e > 700 for (e, _), _ in pairs):
+            return math.inf, math.inf, math.fsum(k * d for (_, d), k in pairs)
         return (math.fsum(k * e * e for (e, _), k in pairs),
                 math.fsum(k * e * math.expm1(e) for (e, _), k in pairs),
                 math.fsum(k * d for (_, d), k in pairs))
@@ -121,6 +125,8 @@ class AdvancedAccountant(Accountant):
         squares, drift, deltas = self._sums()
         delta_prime = delta - deltas
         if delta_prime <= 0:
+            return math.inf
+        if math.isinf(drift):
             return math.inf
         if len(self._steps) == 1:  # the theorem as stated (and as notebook 1 prints it)
             (mechanism, k), = self._steps.items()

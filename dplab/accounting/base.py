@@ -14,9 +14,9 @@ dp-accounting's ``PrivacyAccountant`` (``compose(event, count)``, ``get_epsilon`
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable
 
-from dplab._calibrate import calibrate
 from dplab._checks import check_nonnegative, check_positive_int
 from dplab.mechanisms.base import Mechanism
 
@@ -38,7 +38,8 @@ class Accountant:
         self._steps: dict[Mechanism, int] = {}
 
     def supports(self, mechanism: object) -> bool:
-        """Whether this accountant can compose ``mechanism`` (after the steps it holds)."""
+        """Whether this accountant can compose ``mechanism`` after the steps it holds (unlike
+        dp-accounting's, it may depend on them: the optimal accountant takes identical steps only)."""
         raise NotImplementedError
 
     def _why_not(self, mechanism: Mechanism) -> str:
@@ -79,17 +80,23 @@ class Accountant:
 
     def delta(self, epsilon: float) -> float:
         """The smallest delta this accounting certifies for the whole run at ``epsilon`` (1 if none):
-        here by inverting :meth:`epsilon` (decreasing in delta) on ln delta with
-        :func:`dplab.accounting.calibrate`; subclasses with a closed form override it."""
+        here the smallest delta with epsilon(delta) <= ``epsilon``, by bisection on ln delta
+        (epsilon(delta) decreases in delta and may be flat at 0, where a root finder could stop
+        anywhere); subclasses with a closed form override it. Down to 1e-300 (0 below that)."""
         epsilon = check_nonnegative(epsilon, "epsilon")
         if not self._steps:
             return 0.0
-        low, high = 1e-300, 1.0 - 1e-12
-        if self.epsilon(high) > epsilon:
+        low, high = math.log(1e-300), math.log1p(-1e-12)
+        if self.epsilon(math.exp(high)) > epsilon:
             return 1.0
-        if self.epsilon(low) <= epsilon:
-            return low
-        return calibrate(lambda d: -self.epsilon(d), -epsilon, low, high, log=True, xtol=1e-12)
+        if self.epsilon(1e-300) <= epsilon:
+            return 0.0
+        for _ in range(100):  # ln delta to within 1e-12 relative: 690 / 2^100
+            mid = (low + high) / 2
+            low, high = (low, mid) if self.epsilon(math.exp(mid)) <= epsilon else (mid, high)
+            if high - low < 1e-13:
+                break
+        return math.exp(high)
 
     def __repr__(self) -> str:
         steps = ", ".join(f"{m!r} x {k}" for m, k in self._steps.items())

@@ -113,7 +113,7 @@ def subsampling_slide_claim_fails_above(p: float) -> float:
 
     For p >= 1/2, 2 p epsilon >= epsilon >= the exact value: never fails (returns inf).
     Otherwise g(eps) = ln(1 + p (e^eps - 1)) - 2 p eps starts negative (g'(0) = -p) and
-    has one positive root, found with brentq.
+    has one positive root, found with :func:`dplab.accounting.calibrate`.
     """
     p = check_probability(p)
     if p >= 0.5:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 
+from scipy import optimize
+
 from dplab._calibrate import calibrate
 from dplab._checks import check_choice, check_delta, check_epsilon, check_nonnegative, check_rho
 from dplab.accounting.base import Accountant
 from dplab.mechanisms.base import Mechanism
 
-__all__ = ["CONVERSIONS", "ZCDPAccountant", "approx_dp_to_zcdp", "pure_to_zcdp", "zcdp_to_approx_dp"]
+__all__ = ["CONVERSIONS", "ZCDPAccountant", "approx_dp_to_zcdp", "pure_to_zcdp", "zcdp_delta_cks",
+           "zcdp_to_approx_dp"]
 
 #: the conversions from rho-zCDP to (epsilon, delta)-DP: Bun & Steinke's and Canonne, Kamath & Steinke's
 CONVERSIONS = ("simple", "cks")
@@ -60,6 +63,23 @@ def _cks_epsilon(rho: float, log_inv: float) -> float:
     return max(0.0, eps)
 
 
+def zcdp_delta_cks(rho: float, epsilon: float) -> float:
+    """The smallest delta with rho-zCDP => (epsilon, delta)-DP by Canonne, Kamath & Steinke 2020,
+    Proposition 12: the minimum over alpha > 1 of
+    exp((alpha - 1)(alpha rho - epsilon)) (1 - 1/alpha)^alpha / (alpha - 1), found on
+    u = ln(alpha - 1) by a bounded scalar minimisation of its logarithm (capped at 1)."""
+    rho = check_rho(rho)
+    epsilon = check_nonnegative(epsilon, "epsilon")
+
+    def log_delta(u: float) -> float:
+        x = math.exp(u)  # alpha - 1
+        return x * ((1 + x) * rho - epsilon) + (1 + x) * (math.log(x) - math.log1p(x)) - math.log(x)
+
+    best = optimize.minimize_scalar(log_delta, bounds=(-30.0, 30.0), method="bounded",
+                                    options={"xatol": 1e-12})
+    return float(min(1.0, math.exp(min(0.0, best.fun))))
+
+
 def approx_dp_to_zcdp(epsilon: float, delta: float, *, method: str = "simple") -> float:
     """The largest rho whose conversion (``method``, as in :func:`zcdp_to_approx_dp`) gives at
     most (epsilon, delta): the zCDP budget that buys an (epsilon, delta) guarantee.
@@ -83,7 +103,8 @@ class ZCDPAccountant(Accountant):
     (epsilon, delta)-DP by ``conversion``: "cks" (Canonne, Kamath & Steinke 2020, the tighter,
     the default) or "simple" (Bun & Steinke, Proposition 1.3). Composes every mechanism with a
     rho (Gaussian: Delta^2/(2 sigma^2); an eps-DP step: eps^2/2), not an (epsilon, delta) step
-    with delta > 0."""
+    with delta > 0. Mind the default: ``zcdp_to_approx_dp`` and ``ZCDPFilter`` convert by the
+    simple formula, so for the same rho they state a larger epsilon than this accountant."""
 
     def __init__(self, conversion: str = "cks") -> None:
         super().__init__()
@@ -109,11 +130,13 @@ class ZCDPAccountant(Accountant):
 
     def delta(self, epsilon: float) -> float:
         """Simple: delta = exp(-(epsilon - rho)^2 / (4 rho)) for epsilon >= rho (Proposition 1.3
-        solved for delta); CKS: the conversion inverted numerically."""
-        if self.conversion == "cks" or not self._steps:
-            return super().delta(epsilon)
+        solved for delta); CKS: :func:`zcdp_delta_cks`."""
         epsilon = check_nonnegative(epsilon, "epsilon")
+        if not self._steps:
+            return 0.0
         rho = self.rho
+        if self.conversion == "cks":
+            return zcdp_delta_cks(rho, epsilon)
         return 1.0 if epsilon <= rho else min(1.0, math.exp(-((epsilon - rho) ** 2) / (4 * rho)))
 
     def __repr__(self) -> str:

@@ -2,7 +2,8 @@
 their report rows, their panels and bench rows.
 
 A lesson is a package ``lNN_<notebook stem>`` whose ``report.py`` defines ``NOTEBOOK``,
-``PREFIX``, ``EXERCISES`` and ``report_rows()``, whose ``views.py`` defines ``figures()`` and
+``PREFIX`` and ``report_rows()``, whose ``exercises.py`` defines ``EXERCISES``, whose ``views.py``
+defines ``figures()`` and
 ``PANELS`` (the widget panels, declared with what the bench and the browser test do to them),
 and whose optional ``bench.py`` defines ``ROWS`` (functions timing its library targets). The
 figures command, the bench, the widget tests and the browser test read these declarations, so a
@@ -22,8 +23,8 @@ from dplab.lab import lessons
 from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow, evaluate_rows
 
-__all__ = ["all_exercises", "all_report_rows", "answer_key", "check", "lesson_bench", "lesson_names",
-           "lesson_panels", "lesson_reports", "lesson_views"]
+__all__ = ["all_exercises", "all_report_rows", "answer_key", "check", "lesson_bench", "lesson_exercises",
+           "lesson_names", "lesson_panels", "lesson_reports", "lesson_views"]
 
 
 def lesson_names() -> list[str]:
@@ -39,6 +40,11 @@ def lesson_reports() -> list[ModuleType]:
 def lesson_views() -> list[ModuleType]:
     """Every lesson's ``views`` module (figures and panels)."""
     return [import_module(f"dplab.lab.lessons.{name}.views") for name in lesson_names()]
+
+
+def lesson_exercises() -> list[ModuleType]:
+    """Every lesson's ``exercises`` module (its EXERCISES; no plotting)."""
+    return [import_module(f"dplab.lab.lessons.{name}.exercises") for name in lesson_names()]
 
 
 def lesson_panels() -> dict[str, tuple]:
@@ -60,8 +66,8 @@ def lesson_bench() -> dict[str, tuple[Callable[[], list], ...]]:
 def all_exercises() -> dict[str, Exercise]:
     """Every lesson's exercises by id."""
     exercises: dict[str, Exercise] = {}
-    for report in lesson_reports():
-        for ex in report.EXERCISES:
+    for module in lesson_exercises():
+        for ex in module.EXERCISES:
             if ex.id in exercises:
                 raise ValueError(f"exercise id {ex.id} is used twice")
             exercises[ex.id] = ex

@@ -209,8 +209,11 @@ def notebook_modules(nb: dict) -> set[str]:
     for source in _code_cells(nb):
         code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
         direct |= _imports(ast.parse(code), set(graph))
-        direct |= {_referenced_module(d, set(graph)) for d in re.findall(r"\bdplab((?:\.\w+)+)", code)}
+        direct |= {_referenced_module(d, set(graph)) for d in re.findall(r"\bdplab\.(\w+(?:\.\w+)*)", code)}
     direct.discard(None)
+    if "dplab.lab.registry" in direct:  # dplab.check answers from the notebook's own lesson's exercises
+        lessons = {".".join(m.split(".")[:4]) for m in direct if m.startswith("dplab.lab.lessons.l")}
+        direct |= {f"{lesson}.exercises" for lesson in lessons} & set(graph)
     direct.discard("dplab")
     return reachable(graph, direct) - {"dplab"}
 

@@ -74,9 +74,9 @@ class PanelCase:
 def promise(*, epsilon: float | None = None, delta: float = 0.0, mu: float | None = None,
             prior: float = 0.1, reason: str | None = None, label: str = "What it promises") -> str:
     """The last line of an epsilon panel's readout: what the release promises a person
-    (notebook 8). Pure epsilon-DP: the odds sentence (dplab.odds_sentence, a bound on the
+    (notebook 8). Pure epsilon-DP: the odds sentence (dplab.promises.odds_sentence, a bound on the
     posterior). With delta > 0 or as mu-GDP the posterior odds are not bounded, so the
-    attacker's test instead (dplab.detection_sentence at 5% false accusations). ``reason``
+    attacker's test instead (dplab.promises.detection_sentence at 5% false accusations). ``reason``
     instead of both: why this release promises nothing (a variant that is not private)."""
     if reason is not None:
         text = f"no promise: {reason}"

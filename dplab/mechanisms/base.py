@@ -36,11 +36,14 @@ class Mechanism:
 
     def epsilon_at(self, delta: float) -> float:
         """The smallest epsilon >= 0 with delta(epsilon) <= ``delta``: the profile inverted by
-        :func:`dplab.accounting.calibrate` (delta(epsilon) decreases in epsilon)."""
+        :func:`dplab.accounting.calibrate` (delta(epsilon) decreases in epsilon); inf when
+        ``delta`` is below the step's own delta (no epsilon reaches it)."""
         delta = check_delta(delta, allow_zero=False)
         if float(self.delta(0.0)) <= delta:
             return 0.0
         pair = self.epsilon_delta()
+        if pair is not None and pair[1] > delta:
+            return math.inf
         top = pair[0] if pair is not None and pair[1] <= delta else None  # delta(top) <= delta: a bracket
         return calibrate(lambda e: math.log(max(float(self.delta(e)), 1e-300)), math.log(delta),
                          0.0, top or 1.0, grow=None if top else "high")

@@ -64,9 +64,10 @@ class EpsilonDelta(Mechanism):
         return self.epsilon, self.delta_
 
     def delta(self, epsilon: ArrayLike) -> float | np.ndarray:
-        """The profile of the worst pair: delta + (1 - delta) (e^eps - e^e)_+ / (1 + e^eps)."""
+        """The profile of the worst pair: delta + (1 - delta) (e^eps - e^e)_+ / (1 + e^eps), written as
+        (1 - e^(e - eps))_+ / (1 + e^-eps) so that no exponential overflows."""
         e = np.asarray(check_nonnegative(epsilon, "epsilon", array_ok=True), dtype=float)
-        rr = np.maximum(0.0, math.exp(self.epsilon) - np.exp(e)) / (1 + math.exp(self.epsilon))
+        rr = np.maximum(0.0, -np.expm1(e - self.epsilon)) / (1 + math.exp(-self.epsilon))
         return as_result(self.delta_ + (1 - self.delta_) * rr)
 
     def pld(self, *, step: float = 1e-4, pessimistic: bool = True) -> PrivacyLossDistribution:

@@ -193,7 +193,7 @@ def gaussian_privacy_loss(y: ArrayLike, sigma: float, sensitivity: float) -> flo
     for f(D) = 0 and f(D') = Delta: L(y) = (Delta^2 - 2 Delta y) / (2 sigma^2).
 
     With y drawn from the mechanism on D (``gaussian_mechanism(0, sigma)``), L is
-    N(mu, 2 mu) with mu = Delta^2 / (2 sigma^2) (Balle & Wang 2018, Lemma 3).
+    N(r, 2 r) with r = Delta^2 / (2 sigma^2) = mu^2 / 2 (Balle & Wang 2018, Lemma 3).
     """
     sigma = check_positive(sigma, "sigma")
     sensitivity = check_sensitivity(sensitivity)
@@ -280,10 +280,11 @@ class Gaussian(Mechanism):
         return as_result(out.reshape(e.shape))
 
     def pld(self, *, step: float = 1e-4, pessimistic: bool = True,
-            tail: float = 1e-15) -> PrivacyLossDistribution:
+            tail: float = 1e-30) -> PrivacyLossDistribution:
         """The PLD: L ~ N(mu^2/2, mu^2) (Balle & Wang 2018, Lemma 3), cut at the ``tail`` quantiles
         on each side: the top tail goes to L = inf when pessimistic, the bottom one to the lowest
-        grid point."""
+        grid point. k compositions carry k * tail at L = inf, so epsilon(delta) is inf for a delta
+        below that: keep ``tail`` well under delta / k (1e-30 by default)."""
         mu = self.mu
         step = check_positive(step, "step")
         tail = check_positive(tail, "tail")

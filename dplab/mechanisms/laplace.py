@@ -180,7 +180,8 @@ def laplace_privacy_loss(
 @dataclass(frozen=True)
 class Laplace(Mechanism):
     """The Laplace mechanism: ``value + Lap(b)`` per coordinate with b = Delta / epsilon, for a
-    query of L1 sensitivity Delta; epsilon-DP (Dwork & Roth, Def. 3.3 and Theorem 3.6)."""
+    query of L1 sensitivity Delta; epsilon-DP (Dwork & Roth, Def. 3.3 and Theorem 3.6). The second
+    argument is epsilon, not the scale (:meth:`from_scale` takes a scale)."""
 
     sensitivity: float
     epsilon: float
@@ -194,6 +195,12 @@ class Laplace(Mechanism):
         """The Laplace mechanism whose root-mean-square error is ``rmse``: 2 (Delta/eps)^2 = rmse^2,
         so eps = sqrt(2) Delta / rmse."""
         return cls(sensitivity, math.sqrt(2) * check_sensitivity(sensitivity) / check_positive(rmse, "rmse"))
+
+    @classmethod
+    def from_scale(cls, scale: float, sensitivity: float = 1.0) -> Laplace:
+        """The Laplace mechanism with noise scale b (as dp-accounting's LaplaceDpEvent and OpenDP
+        take it): epsilon = Delta / b. Laplace(1, 10) is epsilon = 10, not scale 10."""
+        return cls(sensitivity, check_sensitivity(sensitivity) / check_positive(scale, "scale"))
 
     @property
     def scale(self) -> float:
@@ -237,7 +244,7 @@ class Laplace(Mechanism):
         for 0 <= e <= eps, 0 above (the hockey-stick divergence integrated over the loss's law
         below; it reaches 0 at e = eps, pure DP)."""
         e = check_nonnegative(epsilon, "epsilon", array_ok=True)
-        return as_result(np.maximum(0.0, -np.expm1((np.asarray(e) - self.epsilon) / 2)))
+        return as_result(np.maximum(0.0, -np.expm1((np.asarray(e) - self.epsilon) / 2)) + 0.0)  # no -0.0
 
     def pld(self, *, step: float = 1e-4, pessimistic: bool = True) -> PrivacyLossDistribution:
         """The PLD of Lap(0, b) against Lap(Delta, b): L = eps with probability 1/2 (outputs
@@ -263,9 +270,10 @@ class Laplace(Mechanism):
         touches f_{eps, 0} for alpha <= e^-eps / 2 and alpha >= 1/2, and lies above it between."""
         a = check_alpha(alpha)
         eps = self.epsilon
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             middle = math.exp(-eps) / (4 * a)
-        return as_result(np.where(a < math.exp(-eps) / 2, 1 - math.exp(eps) * a,
+            top = 1 - np.exp(eps) * a
+        return as_result(np.where(a < math.exp(-eps) / 2, top,
                                   np.where(a <= 0.5, middle, math.exp(-eps) * (1 - a))))
 
     def zcdp_rho(self) -> float:

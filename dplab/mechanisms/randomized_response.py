@@ -64,7 +64,11 @@ class RandomizedResponse(Mechanism):
     @property
     def flip(self) -> float:
         """q = 1 / (e^eps + K - 1): the probability of each other value."""
-        return (1 - self.keep) / (self.k - 1)
+        return math.exp(self._log_flip())
+
+    def _log_flip(self) -> float:
+        """ln q = -ln(e^eps + K - 1), without overflow for large eps."""
+        return -float(np.logaddexp(self.epsilon, math.log(self.k - 1)))
 
     def probabilities(self, value: int) -> np.ndarray:
         """The output distribution when the secret is ``value``: p there, q elsewhere."""
@@ -131,7 +135,8 @@ class RandomizedResponse(Mechanism):
         """The Renyi divergence of order alpha of the two output distributions:
         1/(alpha - 1) ln(p^alpha q^(1 - alpha) + q^alpha p^(1 - alpha) + (K - 2) q)."""
         a = np.asarray(check_renyi_order(alpha), dtype=float)
-        lp, lq = math.log(self.keep), math.log(self.flip)
+        lq = self._log_flip()
+        lp = self.epsilon + lq  # p = e^eps q
         terms = [a * lp + (1 - a) * lq, a * lq + (1 - a) * lp]
         if self.k > 2:
             terms.append(np.full_like(a, math.log(self.k - 2) + lq))

@@ -519,7 +519,8 @@ STRATEGIES = tuple(_CLASSES)
 
 def range_strategy(name: str, k: int, branching: int = 2, include_root: bool = False) -> RangeStrategy:
     """The strategy ``name`` (one of STRATEGIES) for k bins; ``branching`` and
-    ``include_root`` concern the hierarchy only (the wavelet is always binary)."""
+    ``include_root`` concern the hierarchy only (the wavelet is always binary). Mind the root:
+    Hay et al.'s H measures it, ``include_root=False`` (the default) leaves it out."""
     check_choice(name, STRATEGIES, "name")
     if name == "hierarchy":
         return HierarchyStrategy(k, branching, include_root)

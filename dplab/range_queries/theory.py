@@ -46,8 +46,9 @@ def expected_total_error(
     inference: bool = False,
     include_root: bool = False,
 ) -> float:
-    """Exact E[sum over all k(k+1)/2 ranges of the squared error] of a strategy, with its
-    own answers (``inference=False``) or least squares (``inference=True``). ``name`` is a
+    """The TOTAL over all k(k+1)/2 ranges (not per query: :func:`expected_error_per_query`) of the
+    exact expected squared error of a strategy, with its own answers (``inference=False``) or
+    least squares (``inference=True``). ``name`` is a
     strategy's name (with ``k``, ``branching`` and ``include_root``: Hay et al.'s H measures
     the root, ``include_root=False`` leaves it out) or any :class:`RangeStrategy` object
     (p-Identity included; ``k`` then its own).

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dplab.lab.lessons.l07_reconstruction_attack import report
+from dplab.lab.lessons.l07_reconstruction_attack import exercises, report
 
 
 def test_the_column_sum_quoted_by_exercise_07_7_is_the_designs():
-    exercise = next(e for e in report.EXERCISES if e.id == "07.7")
+    exercise = next(e for e in exercises.EXERCISES if e.id == "07.7")
     assert f"more than {report.column_max()} of them" in exercise.question
     assert f"sqrt({report.column_max()} /" in exercise.solution

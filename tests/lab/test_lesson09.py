@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dplab import range_queries
-from dplab.lab.lessons.l09_data_dependent_noise import report
+from dplab.lab.lessons.l09_data_dependent_noise import exercises, report
 from dplab.simulate import mean_ci
 
 
@@ -122,7 +122,7 @@ def test_the_partition_sentences_and_exercise_09_3():
         ci = mean_ci(report.dawa_error("heights", eps).bucket_counts, report.WIN_CONFIDENCE)
         assert low < ci.low and ci.high < high, (eps, ci)
     ratio = report.relative_errors("uniform")[report.EPSILONS.index(0.1)]
-    exercise = next(e for e in report.EXERCISES if e.id == "09.3")
+    exercise = next(e for e in exercises.EXERCISES if e.id == "09.3")
     quoted_ratio = float(re.search(r"simulated ratio, (0\.\d+)", exercise.solution).group(1))
     quoted_error = float(re.search(r"about ([\d,]+) rows", exercise.solution).group(1).replace(",", ""))
     assert quoted_ratio == pytest.approx(ratio, rel=0.2)

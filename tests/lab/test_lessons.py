@@ -4,6 +4,7 @@ commands, the bench and the tests find everything else through the registry."""
 from __future__ import annotations
 
 import re
+from importlib import import_module
 
 import pytest
 
@@ -25,8 +26,9 @@ def test_a_lesson_declares_what_the_lab_reads(name):
     views = next(v for v in lesson_views() if v.__name__.split(".")[-2] == name)
     assert report.PREFIX == number and report.NOTEBOOK == f"{number}_{name[4:]}.ipynb"
     assert (notebooks_dir() / report.NOTEBOOK).exists()
-    assert callable(report.report_rows) and report.EXERCISES
-    assert all(ex.id.startswith(f"{number}.") for ex in report.EXERCISES)
+    exercises = import_module(f"dplab.lab.lessons.{name}.exercises")
+    assert callable(report.report_rows) and exercises.EXERCISES
+    assert all(ex.id.startswith(f"{number}.") for ex in exercises.EXERCISES)
     assert callable(views.figures)
     assert views.PANELS and all(isinstance(case, PanelCase) for case in views.PANELS)
     assert f"(notebooks/{report.NOTEBOOK})" in README

@@ -57,3 +57,22 @@ def test_docstrings_and_comments_do_not_change_the_fingerprint():
     other = 'def f(x):\n    """Square x."""\n    return x ** 2\n'
     assert code_fingerprint(code) == code_fingerprint(same)
     assert code_fingerprint(code) != code_fingerprint(other)
+
+
+def test_a_notebook_that_checks_answers_depends_on_its_lessons_exercises():
+    """catches: a stale stored 'no answer yet. <question>' line after an exercise's text changed
+    (dplab.check reads the lesson's exercises.py, which the notebook does not import)."""
+    assert "dplab.lab.lessons.l04_above_threshold_proof.exercises" in _modules("04_above_threshold_proof")
+    assert not any(m.endswith("l05_net_mechanism.exercises") for m in _modules("04_above_threshold_proof"))
+
+
+def test_the_names_a_notebook_types_bring_their_modules():
+    """catches: a fingerprint blind to a module reached only through ``dplab.NAME`` or
+    ``dplab.namespace.NAME`` (a changed formula would leave stale outputs undetected)."""
+    cell = {"cell_type": "code", "source": ["import dplab\n", "dplab.laplace_mse(1, 1)\n",
+                                            "dplab.sparse_vector.above_threshold([0.0], 0.0, 1.0)\n",
+                                            "dplab.accounting.PLDAccountant()\n", "dplab.check('01.1', 0)"]}
+    modules = notebook_modules({"cells": [cell]})
+    assert {"dplab.mechanisms.laplace", "dplab.sparse_vector", "dplab.accounting.pld",
+            "dplab.lab.registry"} <= modules
+    assert "dplab.bmi" not in modules and not any(m.startswith("dplab.lab.lessons.l") for m in modules)
