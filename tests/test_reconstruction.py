@@ -390,3 +390,24 @@ def test_bmi_bits_are_the_real_column():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
+
+
+def test_the_split_bound_is_the_smaller_of_its_two_bounds():
+    """catches: the zCDP split's Gaussian bound taken from rho instead of mu = sqrt(2 rho), or the
+    basic split given a delta. Closed forms here: e^eps/(1 + e^eps); (e^eps + delta)/(1 + e^eps);
+    Phi(sqrt(rho/2)) with rho = (sqrt(L + eps) - sqrt(L))^2, L = ln(1/delta)."""
+    eps, delta = 2.0, 1e-6
+    basic = dplab.reconstruction.split_guessing_bound(eps, "basic")
+    assert basic == pytest.approx(math.e**2 / (1 + math.e**2))
+    advanced = dplab.reconstruction.split_guessing_bound(eps, "advanced", delta)
+    assert advanced == pytest.approx((math.e**2 + delta) / (1 + math.e**2))
+    log_inv = math.log(1 / delta)
+    rho = (math.sqrt(log_inv + eps) - math.sqrt(log_inv)) ** 2
+    assert dplab.reconstruction.split_guessing_bound(eps, "zcdp", delta) == pytest.approx(
+        min(advanced, stats.norm.cdf(math.sqrt(rho / 2))))
+    many = dplab.reconstruction.split_guessing_bound(np.array([0.5, 8.0]), "zcdp", delta)
+    assert many.shape == (2,) and many[0] < many[1]
+    with pytest.raises(ValueError, match="leave delta=None"):
+        dplab.reconstruction.split_guessing_bound(eps, "basic", delta)
+    with pytest.raises(ValueError, match="needs a delta"):
+        dplab.reconstruction.split_guessing_bound(eps, "zcdp")

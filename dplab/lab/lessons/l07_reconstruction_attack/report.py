@@ -31,6 +31,7 @@ from dplab.reconstruction import (
     ls_recovery_exact,
     ls_recovery_theory,
     reconstruction_robustness_bound,
+    split_guessing_bound,
     subset_queries,
 )
 from dplab.simulate import mean_ci, proportion_ci, standard_noise
@@ -147,10 +148,9 @@ def zcdp_bound(m: int, epsilon, delta: float = DELTA):
 
 
 def attacker_bound(epsilon: float, split: str) -> float:
-    """The bound on any attacker's per-bit success against the split's release: the (eps, delta)
-    bound (delta = 0 for basic), and for the zCDP split the smaller Gaussian one."""
-    bound = float(dp_guessing_bound(epsilon, 0.0 if split == "basic" else DELTA))
-    return min(bound, float(zcdp_bound(DP_M, epsilon))) if split == "zcdp" else bound
+    """The bound on any attacker's per-bit success against the split's release at the lesson's
+    delta (dplab.reconstruction.split_guessing_bound)."""
+    return float(split_guessing_bound(epsilon, split, None if split == "basic" else DELTA))
 
 
 # --- the exhaustive attack and the adversary -----------------------------------------------------------
