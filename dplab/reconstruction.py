@@ -66,6 +66,8 @@ __all__ = [
     "least_squares_attack",
     "lp_attack",
     "ls_queries_needed",
+    "LeastSquaresDesign",
+    "least_squares_design",
     "ls_recovery_exact",
     "ls_recovery_theory",
     "reconstruction_challenge",
@@ -239,6 +241,52 @@ def least_squares_attack(queries: ArrayLike, answers: ArrayLike) -> np.ndarray:
     y = _answers(answers, a.shape[0])
     z = linalg.lstsq(a.astype(float), y, lapack_driver="gelsy", check_finite=False)[0]
     return (z >= 0.5).astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class LeastSquaresDesign:
+    """Least squares on m queries of n bits at every noise level from one factorisation: with
+    answers A x + s z, the estimate is x + s w with w = (A^T A)^-1 A^T z, linear in the noise scale
+    s, so each level costs one comparison, not a new solve. ``errors`` holds w for each kind of
+    standard noise z (n x draws); a bit is right when x + s w rounds to it at 1/2."""
+
+    bits: np.ndarray
+    queries: np.ndarray
+    errors: dict
+
+    @property
+    def n(self) -> int:
+        return self.bits.size
+
+    @property
+    def m(self) -> int:
+        return self.queries.shape[0]
+
+    def correct(self, kind: str, scale: float) -> np.ndarray:
+        """n x draws: whether least squares gets each bit right at noise ``scale`` (the rounding of
+        :func:`least_squares_attack`: z >= 1/2 is a 1)."""
+        w = scale * self.errors[kind]
+        return np.where(self.bits[:, None] == 1, w >= -0.5, w < 0.5)
+
+    def shares(self, kind: str, scale: float) -> np.ndarray:
+        """The share of bits least squares recovers, per draw."""
+        return self.correct(kind, scale).mean(axis=0)
+
+
+def least_squares_design(queries: ArrayLike, bits: ArrayLike, noise: dict) -> LeastSquaresDesign:
+    """The :class:`LeastSquaresDesign` of these queries and bits for the standard noise draws
+    ``noise`` (kind -> m x draws), all factorised at once."""
+    a = _queries(queries)
+    x = _bits(bits)
+    if a.shape[1] != x.size:
+        raise ValueError(f"queries must have one column per bit ({x.size}), got {a.shape[1]}")
+    kinds = list(noise)
+    z = np.hstack([np.asarray(noise[k], dtype=float) for k in kinds])
+    if z.shape[0] != a.shape[0]:
+        raise ValueError(f"noise must have one row per query ({a.shape[0]}), got {z.shape[0]}")
+    w = linalg.lstsq(a.astype(float), z, lapack_driver="gelsy", check_finite=False)[0]
+    edges = np.cumsum([0] + [np.asarray(noise[k]).shape[1] for k in kinds])
+    return LeastSquaresDesign(x, a, {k: w[:, edges[i]:edges[i + 1]] for i, k in enumerate(kinds)})
 
 
 def lp_attack(queries: ArrayLike, answers: ArrayLike, *, objective: str = "l1",

@@ -411,3 +411,23 @@ def test_the_split_bound_is_the_smaller_of_its_two_bounds():
         dplab.reconstruction.split_guessing_bound(eps, "basic", delta)
     with pytest.raises(ValueError, match="needs a delta"):
         dplab.reconstruction.split_guessing_bound(eps, "zcdp")
+
+
+def test_the_least_squares_design_is_the_attack_at_every_noise_level():
+    """catches: a shortcut that rounds the error the wrong way (x + s w against 1/2) or scales the
+    wrong noise: the design's per-bit verdicts equal least_squares_attack run on the same answers."""
+    rng = np.random.default_rng(13)
+    n, m = 40, 90
+    a = dplab.reconstruction.subset_queries(m, n, rng=rng)
+    x = rng.integers(0, 2, n).astype(np.uint8)
+    noise = {"uniform": rng.uniform(-1, 1, (m, 5)), "gaussian": rng.standard_normal((m, 5))}
+    design = dplab.reconstruction.least_squares_design(a, x, noise)
+    assert design.n == n and design.m == m
+    for kind in noise:
+        for scale in (0.5, 3.0, 9.0):
+            for j in range(5):
+                guess = dplab.reconstruction.least_squares_attack(a, a @ x + scale * noise[kind][:, j])
+                assert np.array_equal(design.correct(kind, scale)[:, j], guess == x), (kind, scale, j)
+            assert design.shares(kind, scale).shape == (5,)
+    with pytest.raises(ValueError, match="one row per query"):
+        dplab.reconstruction.least_squares_design(a, x, {"uniform": np.zeros((m - 1, 2))})

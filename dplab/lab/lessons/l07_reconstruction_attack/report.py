@@ -8,15 +8,15 @@ Notebook ``notebooks/07_reconstruction_attack.ipynb``. Seed 001, "Multiple queri
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
 
 from dplab.accounting import approx_dp_to_zcdp
 from dplab.lab.cache import cached
 from dplab.lab.report import ReportRow
+from dplab.mechanisms import RandomizedResponse
 from dplab.reconstruction import (
+    LeastSquaresDesign,
     adversarial_answers,
     all_subset_queries,
     answer_noise_sd,
@@ -28,6 +28,7 @@ from dplab.reconstruction import (
     exhaustive_attack,
     gdp_guessing_bound,
     least_squares_attack,
+    least_squares_design,
     ls_recovery_exact,
     ls_recovery_theory,
     reconstruction_robustness_bound,
@@ -54,57 +55,19 @@ def noise_bound(ratio: float, n: int) -> float:
     return ratio * math.sqrt(n)
 
 
-@dataclass(frozen=True)
-class Design:
-    """n secret bits, m random queries, and least squares' estimation errors (A^T A)^-1 A^T z
-    for DRAWS standard noise vectors of each kind: uniform on [-1, 1], N(0, 1), Laplace(1).
-    Least squares is linear, so the estimate at noise scale s is x + s w: a new noise level
-    costs one comparison, not a new solve (the notebook checks it against least_squares_attack)."""
-
-    bits: np.ndarray
-    queries: np.ndarray
-    errors: dict  # kind -> n x DRAWS
-    seed: int
-
-    @property
-    def n(self) -> int:
-        return self.bits.size
-
-    @property
-    def m(self) -> int:
-        return self.queries.shape[0]
-
-    def noise(self, kind: str) -> np.ndarray:
-        """The m x DRAWS standard noise behind ``errors[kind]``."""
-        return design_noise(self.m, kind, self.seed + self.n)
-
-    def correct(self, kind: str, scale: float) -> np.ndarray:
-        """n x DRAWS: whether least squares gets each bit right at noise ``scale``."""
-        w = scale * self.errors[kind]
-        x = self.bits[:, None]
-        return np.where(x == 1, w >= -0.5, w < 0.5)
-
-    def shares(self, kind: str, scale: float) -> np.ndarray:
-        """The share of bits recovered, per draw."""
-        return self.correct(kind, scale).mean(axis=0)
-
-
 def design_noise(m: int, kind: str, seed: int) -> np.ndarray:
     """DRAWS standard noise vectors of length m (dplab.simulate.standard_noise), one stream per kind."""
     return standard_noise(kind, (m, DRAWS), np.random.default_rng([seed, m, KINDS.index(kind)]))
 
 
 @cached(maxsize=16)
-def design(n: int, m: int, seed: int = SEED) -> Design:
-    """The cached design of n random bits and m queries (one least-squares factorisation)."""
+def design(n: int, m: int, seed: int = SEED) -> LeastSquaresDesign:
+    """n random bits, m random queries and least squares' errors for DRAWS standard noise vectors of
+    each kind (dplab.reconstruction.least_squares_design: one factorisation for every noise level).
+    The noise behind draw j of a kind is design_noise(m, kind, seed + n)[:, j]."""
     bits = np.random.default_rng([seed, n]).integers(0, 2, n).astype(np.uint8)
     queries = subset_queries(m, n, rng=np.random.default_rng([seed, n, m]))
-    z = np.hstack([design_noise(m, k, seed + n) for k in KINDS])
-    w = linalg.lstsq(queries.astype(float), z, lapack_driver="gelsy", check_finite=False)[0]
-    errors = {k: w[:, i * DRAWS : (i + 1) * DRAWS] for i, k in enumerate(KINDS)}
-    for a in (bits, queries, *errors.values()):
-        a.flags.writeable = False
-    return Design(bits, queries, errors, seed)
+    return least_squares_design(queries, bits, {k: design_noise(m, k, seed + n) for k in KINDS})
 
 
 @cached(maxsize=32)
@@ -253,9 +216,7 @@ def robustness_attacks(seed: int = SEED) -> dict[str, dict[int, int]]:
     for k in ROBUST_K:
         rng = np.random.default_rng([seed, k])
         z = rng.integers(0, k, ROBUST_DRAWS)
-        keep = rng.random(ROBUST_DRAWS) < math.exp(ROBUST_EPSILON) / (math.exp(ROBUST_EPSILON) + k - 1)
-        report = np.where(keep, z, (z + rng.integers(1, k, ROBUST_DRAWS)) % k)
-        out["rr"][k] = int(np.sum(report == z))
+        out["rr"][k] = int(np.sum(RandomizedResponse(ROBUST_EPSILON, k).sample(z, rng) == z))
         y = rng.standard_normal((ROBUST_DRAWS, k))
         y[np.arange(ROBUST_DRAWS), z] += ROBUST_MU / math.sqrt(2)
         out["gdp"][k] = int(np.sum(np.argmax(y, axis=1) == z))
@@ -337,8 +298,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     draws = 200_000
     rng = np.random.default_rng([seed, 11])
     bits = rng.integers(0, 2, draws)
-    keep = rng.random(draws) < math.exp(1) / (1 + math.exp(1))
-    right = int(np.sum(np.where(keep, bits, 1 - bits) == bits))
+    right = int(np.sum(RandomizedResponse(1.0).sample(bits, rng) == bits))
     rows.append(
         ReportRow(
             "07.guessing_rr",
