@@ -35,11 +35,23 @@ __all__ = [
     "detection_sentence",
     "epsilon_for_posterior",
     "odds_sentence",
+    "posterior",
     "posterior_bound",
     "tradeoff_discrete",
     "tradeoff_dp",
     "tradeoff_gdp",
 ]
+
+
+def posterior(prior: ArrayLike, log_likelihood_ratio: ArrayLike) -> float | np.ndarray:
+    """Bayes' rule in odds: an attacker with prior p that the record is in the data, who sees an
+    output with likelihood ratio e^L = Pr[output | in] / Pr[output | out], ends with
+    p' = 1 / (1 + e^-L (1 - p) / p). For a mechanism, L is its privacy loss at that output
+    (``Laplace.privacy_loss(y, in, out)``); an eps-DP one has |L| <= eps, whence
+    :func:`posterior_bound`."""
+    p = check_prior(prior, array_ok=True)
+    loss = np.asarray(log_likelihood_ratio, dtype=float)
+    return as_result(1 / (1 + np.exp(-loss) * (1 - p) / p))
 
 
 def posterior_bound(prior: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:

@@ -14,6 +14,7 @@ from dplab.promises import (
     detection_sentence,
     epsilon_for_posterior,
     odds_sentence,
+    posterior,
     posterior_bound,
     tradeoff_discrete,
     tradeoff_dp,
@@ -157,8 +158,17 @@ def test_epsilon_for_posterior_inverts_the_posterior_bound():
     """catches: the ratio of probabilities instead of odds (ln(q/p): 3.91 instead of 4.60 for
     1% -> 50%, exercise 08.2)."""
     assert epsilon_for_posterior(0.01, 0.5) == pytest.approx(math.log(99))
-    for prior, posterior in ((0.1, 0.2), (0.3, 0.99), (0.5, 0.5)):
-        eps = epsilon_for_posterior(prior, posterior)
-        assert posterior_bound(prior, eps) == pytest.approx(posterior)
+    for prior, target in ((0.1, 0.2), (0.3, 0.99), (0.5, 0.5)):
+        eps = epsilon_for_posterior(prior, target)
+        assert posterior_bound(prior, eps) == pytest.approx(target)
     with pytest.raises(ValueError, match="posterior must be >= prior"):
         epsilon_for_posterior(0.5, 0.1)
+
+
+def test_posterior_is_bayes_rule_and_the_bound_is_its_largest_value():
+    """catches: odds multiplied the wrong way (e^-L for e^L) or a bound not attained at loss eps."""
+    prior, loss = 0.2, np.array([-1.0, 0.0, 0.7])
+    bayes = prior * np.exp(loss) / (prior * np.exp(loss) + (1 - prior))  # Pr[in | y] directly
+    assert np.allclose(posterior(prior, loss), bayes)
+    assert posterior(prior, 1.5) == pytest.approx(posterior_bound(prior, 1.5))
+    assert posterior(0.3, 0.0) == pytest.approx(0.3)

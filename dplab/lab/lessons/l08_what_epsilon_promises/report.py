@@ -34,7 +34,7 @@ from dplab.datasets import load_yrbss
 from dplab.lab.cache import cached
 from dplab.lab.report import ReportRow
 from dplab.mechanisms import EpsilonDelta, Gaussian, Laplace, Mechanism, RandomizedResponse, gaussian_sigma
-from dplab.promises import posterior_bound, tradeoff_dp
+from dplab.promises import posterior, posterior_bound, tradeoff_dp
 from dplab.simulate import mean_ci, proportion_ci
 
 NOTEBOOK = "08_what_epsilon_promises.ipynb"
@@ -61,10 +61,10 @@ def bayes_attack(epsilon: float, prior: float, draws: int = BAYES_DRAWS, seed: i
 
 
 def bayes_posterior(y, epsilon: float, prior: float):
-    """The attacker's posterior Pr[in | y] by Bayes' rule: the prior odds times the likelihood
-    ratio e^(eps (|y| - |y - 1|)), which is e^eps for every y >= 1 (and e^-eps for y <= 0)."""
-    ratio = np.exp(epsilon * (np.abs(y) - np.abs(np.asarray(y) - 1)))
-    return 1 / (1 + (1 - prior) / (prior * ratio))
+    """The attacker's posterior Pr[in | y] (dplab.promises.posterior): its likelihood ratio is the
+    Laplace count's privacy loss e^(eps (|y| - |y - 1|)), e^eps for every y >= 1."""
+    loss = Laplace(1.0, epsilon).privacy_loss(np.asarray(y, dtype=float)[..., None], [1.0], [0.0])
+    return posterior(prior, loss)
 
 
 def attacker_at_the_bound(epsilon: float, prior: float, seed: int = SEED) -> tuple[int, int]:
