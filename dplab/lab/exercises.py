@@ -1,6 +1,6 @@
 """Exercises: a question, how to compute its answer, a hint and a worked solution.
 
-A lesson's ``report.py`` lists its exercises; ``dplab.check("01.2", answer)`` (see
+A lesson's ``exercises.py`` lists its exercises; ``dplab.check("01.2", answer)`` (see
 ``registry.py``) says right or wrong with the hint, and ``python -m dplab answers``
 prints the teacher's key with the worked solutions. Numeric answers are computed by
 dplab functions (never typed), so the key cannot drift from the theory; a choice
