@@ -74,6 +74,7 @@ __all__ = [
     "reconstruction_robustness_bound",
     "split_guessing_bound",
     "subset_queries",
+    "zcdp_split_guessing_bound",
 ]
 
 NOISES = ("uniform", "gaussian", "laplace")
@@ -425,14 +426,23 @@ def gdp_guessing_bound(mu: ArrayLike, *, prior: float = 0.5) -> float | np.ndarr
     return as_result(np.where(mu == 0, max(kappa, 1 - kappa), value))
 
 
+def zcdp_split_guessing_bound(epsilon: ArrayLike, delta: float, *, prior: float = 0.5) -> float | np.ndarray:
+    """The zCDP split's own bound on any attacker's per-bit guess: its Gaussian answers are
+    sqrt(2 rho)-GDP (one bit moves the answer vector by at most sqrt(m) in L2, the noise has
+    sigma = sqrt(m / (2 rho))), rho = approx_dp_to_zcdp(epsilon, delta), whatever m:
+    :func:`gdp_guessing_bound` at mu = sqrt(2 rho), Phi(sqrt(rho / 2)) at prior 1/2."""
+    eps = check_positive(epsilon, "epsilon", array_ok=True)
+    delta = check_delta(delta, allow_zero=False)
+    mus = np.sqrt(2 * np.array([approx_dp_to_zcdp(float(e), delta) for e in np.atleast_1d(eps)]))
+    return as_result(np.asarray(gdp_guessing_bound(mus, prior=prior)).reshape(np.shape(eps)))
+
+
 def split_guessing_bound(epsilon: ArrayLike, split: str, delta: float | None = None, *,
                          prior: float = 0.5) -> float | np.ndarray:
     """The most often any attacker guesses one person's bit from the m answers of
     :func:`dp_answer_noise`'s ``split`` at total (epsilon, delta): the (epsilon, delta) bound of
     :func:`dp_guessing_bound` (delta = 0 for ``"basic"``), and for ``"zcdp"`` the smaller of that
-    and the Gaussian release's own: its answers are sqrt(2 rho)-GDP (one bit moves the answer
-    vector by at most sqrt(m) in L2, the noise has sigma = sqrt(m / (2 rho))), rho =
-    approx_dp_to_zcdp(epsilon, delta), so Phi(sqrt(rho / 2)) at prior 1/2."""
+    and the Gaussian release's own, :func:`zcdp_split_guessing_bound`."""
     check_choice(split, SPLITS, "split")
     eps = check_positive(epsilon, "epsilon", array_ok=True)
     if split == "basic":
@@ -443,8 +453,7 @@ def split_guessing_bound(epsilon: ArrayLike, split: str, delta: float | None = N
         raise ValueError(f"split={split!r} needs a delta in (0, 1), got delta=None")
     bound = np.asarray(dp_guessing_bound(eps, delta, prior=prior))
     if split == "zcdp":
-        mus = np.sqrt(2 * np.array([approx_dp_to_zcdp(float(e), delta) for e in np.atleast_1d(eps)]))
-        bound = np.minimum(bound, np.asarray(gdp_guessing_bound(mus, prior=prior)).reshape(bound.shape))
+        bound = np.minimum(bound, zcdp_split_guessing_bound(eps, delta, prior=prior))
     return as_result(bound)
 
 

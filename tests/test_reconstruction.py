@@ -403,6 +403,8 @@ def test_the_split_bound_is_the_smaller_of_its_two_bounds():
     assert advanced == pytest.approx((math.e**2 + delta) / (1 + math.e**2))
     log_inv = math.log(1 / delta)
     rho = (math.sqrt(log_inv + eps) - math.sqrt(log_inv)) ** 2
+    assert dplab.reconstruction.zcdp_split_guessing_bound(eps, delta) == pytest.approx(
+        stats.norm.cdf(math.sqrt(rho / 2)))
     assert dplab.reconstruction.split_guessing_bound(eps, "zcdp", delta) == pytest.approx(
         min(advanced, stats.norm.cdf(math.sqrt(rho / 2))))
     many = dplab.reconstruction.split_guessing_bound(np.array([0.5, 8.0]), "zcdp", delta)

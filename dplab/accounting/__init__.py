@@ -18,23 +18,26 @@ from importlib import import_module
 
 from dplab._calibrate import calibrate  # noqa: F401 (re-exported)
 from dplab._checks import Neighbours  # noqa: F401 (re-exported)
+from dplab._namespace import reexport
+from dplab.accounting.advanced import AdvancedAccountant
+from dplab.accounting.base import Accountant
+from dplab.accounting.composition import BasicAccountant
+from dplab.accounting.optimal import OptimalAccountant
+from dplab.accounting.pld import PLDAccountant
+from dplab.accounting.rdp import RDPAccountant
+from dplab.accounting.zcdp import ZCDPAccountant
 
 #: the accounting modules, foundation first; ``dplab.accounting.NAME`` re-exports their ``__all__``
 MODULES = ("base", "composition", "advanced", "optimal", "zcdp", "rdp", "pld", "filters")
 
-_modules = [import_module(f"dplab.accounting.{name}") for name in MODULES]
-for _module in _modules:
-    for _name in _module.__all__:
-        globals()[_name] = getattr(_module, _name)
-del _module, _name
 
-
-def all_accountants() -> list:
+def all_accountants() -> list[Accountant]:
     """A fresh accountant of each kind, from the loosest to the exact one: basic, advanced, zCDP
     (simple), zCDP (CKS), RDP, optimal (KOV), PLD."""
-    return [BasicAccountant(), AdvancedAccountant(), ZCDPAccountant("simple"),  # noqa: F821
-            ZCDPAccountant("cks"), RDPAccountant(), OptimalAccountant(), PLDAccountant()]  # noqa: F821
+    return [BasicAccountant(), AdvancedAccountant(), ZCDPAccountant("simple"), ZCDPAccountant("cks"),
+            RDPAccountant(), OptimalAccountant(), PLDAccountant()]
 
 
-__all__ = sorted({name for module in _modules for name in module.__all__}
-                 | {"Neighbours", "all_accountants", "calibrate"})
+__all__ = reexport(globals(), [import_module(f"dplab.accounting.{name}") for name in MODULES]) + [
+    "Neighbours", "all_accountants", "calibrate"]
+__all__.sort()

@@ -12,15 +12,10 @@ modules of functions. The closed forms over grids of epsilon that notebooks draw
 
 from importlib import import_module
 
+from dplab._namespace import reexport
+
 #: the mechanism modules, foundation first; ``dplab.mechanisms.NAME`` re-exports their ``__all__``
-MODULES = ("laplace", "gaussian", "randomized_response", "epsilon_delta", "exponential", "noise_reduction")
+MODULES = ("base", "laplace", "gaussian", "randomized_response", "epsilon_delta", "exponential",
+           "noise_reduction")
 
-_modules = [import_module(f"dplab.mechanisms.{name}") for name in MODULES]
-for _module in _modules:
-    for _name in _module.__all__:
-        globals()[_name] = getattr(_module, _name)
-del _module, _name
-
-from dplab.mechanisms.base import Mechanism  # noqa: E402, F401 (re-exported)
-
-__all__ = sorted({name for module in _modules for name in module.__all__} | {"Mechanism"})
+__all__ = reexport(globals(), [import_module(f"dplab.mechanisms.{name}") for name in MODULES])

@@ -11,13 +11,9 @@ module's public names.
 
 from importlib import import_module
 
+from dplab._namespace import reexport
+
 #: the modules, foundation first
 MODULES = ("histograms", "errors", "strategies", "theory", "optimization", "dawa")
 
-_modules = [import_module(f"dplab.range_queries.{name}") for name in MODULES]
-for _module in _modules:
-    for _name in _module.__all__:
-        globals()[_name] = getattr(_module, _name)
-del _module, _name
-
-__all__ = sorted({name for module in _modules for name in module.__all__})
+__all__ = reexport(globals(), [import_module(f"dplab.range_queries.{name}") for name in MODULES])

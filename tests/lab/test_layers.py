@@ -17,7 +17,8 @@ from dplab.lab.sources import find_cycle, import_graph, module_files, reachable
 # LAB_SPEC.md, "The module map": the library's layers, foundation first. A new library
 # module must be given a layer here (its dotted name or a package prefix).
 LAYERS = {
-    "dplab._checks": 0, "dplab._calibrate": 0, "dplab._pld": 0, "dplab._tradeoff": 0, "dplab.data": 0,
+    "dplab._checks": 0, "dplab._calibrate": 0, "dplab._namespace": 0, "dplab._pld": 0, "dplab._tradeoff": 0,
+    "dplab.data": 0,
     "dplab.mechanisms": 1,
     "dplab.accounting": 2, "dplab.promises": 2, "dplab.sensitivity": 2, "dplab.inference": 2,
     "dplab.datasets": 3, "dplab.means": 3, "dplab.bmi": 3, "dplab.contingency": 3, "dplab.range_queries": 3,

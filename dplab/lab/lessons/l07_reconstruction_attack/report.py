@@ -11,7 +11,6 @@ import math
 
 import numpy as np
 
-from dplab.accounting import approx_dp_to_zcdp
 from dplab.lab.cache import cached
 from dplab.lab.report import ReportRow
 from dplab.mechanisms import RandomizedResponse
@@ -26,7 +25,6 @@ from dplab.reconstruction import (
     dp_answer_noise,
     dp_guessing_bound,
     exhaustive_attack,
-    gdp_guessing_bound,
     least_squares_attack,
     least_squares_design,
     ls_recovery_exact,
@@ -34,6 +32,7 @@ from dplab.reconstruction import (
     reconstruction_robustness_bound,
     split_guessing_bound,
     subset_queries,
+    zcdp_split_guessing_bound,
 )
 from dplab.simulate import mean_ci, proportion_ci, standard_noise
 
@@ -102,12 +101,9 @@ def dp_theory(n: int, m: int, epsilon, split: str, delta: float = DELTA):
 
 
 def zcdp_bound(m: int, epsilon, delta: float = DELTA):
-    """Any attacker's per-bit success against the zCDP split: Phi(sqrt(rho/2)), mu = sqrt(2 rho)
-    (the worst-case L2 sensitivity sqrt(m) of the m answers)."""
-    eps = np.atleast_1d(np.asarray(epsilon, dtype=float))
-    mus = np.sqrt(2 * np.array([approx_dp_to_zcdp(float(e), delta) for e in eps]))
-    out = gdp_guessing_bound(mus)
-    return out if np.ndim(epsilon) else float(np.atleast_1d(out)[0])
+    """Any attacker's per-bit success against the zCDP split of m answers at the lesson's delta
+    (dplab.reconstruction.zcdp_split_guessing_bound: the same for every m)."""
+    return zcdp_split_guessing_bound(epsilon, delta)
 
 
 def attacker_bound(epsilon: float, split: str) -> float:

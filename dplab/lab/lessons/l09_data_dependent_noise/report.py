@@ -117,9 +117,9 @@ def dawa_error(shape: str, epsilon: float, n: int | None = None, share: float = 
     return dawa_errors(histogram(shape, n), epsilon, share, size=trials, penalty=penalty, rng=seed)
 
 
-def dawa_interval(shape: str, epsilon: float, confidence: float = WIN_CONFIDENCE) -> Estimate:
-    """The interval of DAWA's mean error per range query at (shape, epsilon)."""
-    return mean_ci(dawa_error(shape, epsilon).per_run, confidence)
+def dawa_interval(shape: str, epsilon: float, trials: int = TRIALS) -> Estimate:
+    """The WIN_CONFIDENCE interval of DAWA's mean error per range query at (shape, epsilon)."""
+    return mean_ci(dawa_error(shape, epsilon, trials=trials).per_run, WIN_CONFIDENCE)
 
 
 def compare(shape: str, epsilon: float, strategy: str, trials: int = TRIALS) -> str:
@@ -127,7 +127,7 @@ def compare(shape: str, epsilon: float, strategy: str, trials: int = TRIALS) -> 
     upper confidence bound (two-sided WIN_CONFIDENCE, so one-sided (1 + WIN_CONFIDENCE)/2) is
     below the strategy's exact error, the strategy if its error is below DAWA's lower bound,
     else "unresolved"."""
-    est = mean_ci(dawa_error(shape, epsilon, trials=trials).per_run, WIN_CONFIDENCE)
+    est = dawa_interval(shape, epsilon, trials)
     exact = data_independent_error(strategy, epsilon)
     if est.high < exact:
         return "DAWA"

@@ -23,10 +23,10 @@ from dplab.lab.lessons.l09_data_dependent_noise.report import (
     SHARE,
     STRATEGIES,
     TRIALS,
-    WIN_CONFIDENCE,
     K,
     data_independent_error,
     dawa_error,
+    dawa_interval,
     heights,
     histogram,
     median,
@@ -36,7 +36,6 @@ from dplab.lab.lessons.l09_data_dependent_noise.report import (
 from dplab.lab.plots import PALETTE, new_figure
 from dplab.lab.widgets import BrowserStep, PanelCase, SliderPanel, epsilon_slider, promise
 from dplab.range_queries.dawa import dawa, dawa_errors
-from dplab.simulate import mean_ci
 from dplab.smooth_sensitivity import (
     median_global_sensitivity,
     median_local_sensitivity,
@@ -65,7 +64,7 @@ def _who_wins_axes(ax, shape: str, label: bool) -> None:
             label="DAWA's merging error (bias² given its partition)" if label else None)
     ax.plot(eps, np.array([err.noise.mean() for err in errs]) / identity, "^:", color="0.35", ms=5,
             label="DAWA's totals' noise (variance given its partition)" if label else None)
-    ci = [mean_ci(err.per_run, WIN_CONFIDENCE) for err in errs]
+    ci = [dawa_interval(shape, e) for e in EPSILONS]
     mean = np.array([err.mean for err in errs]) / identity
     low = mean - np.array([c.low for c in ci]) / identity
     high = np.array([c.high for c in ci]) / identity - mean
