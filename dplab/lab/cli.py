@@ -12,7 +12,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     fig = sub.add_parser("figures", help="regenerate figures/ and figures/REPORT.md")
     fig.add_argument("--out", default=None, help="output folder (default: the checkout's figures/)")
-    sub.add_parser("answers", help="print the teacher's key to every exercise")
+    answers = sub.add_parser("answers", help="print the teacher's key to every exercise")
+    answers.add_argument("notebook", nargs="?", default=None,
+                         help="one notebook's exercises only, by its number (e.g. 08)")
     bench = sub.add_parser("bench", help="print the performance table")
     bench.add_argument("--no-browser", action="store_true", help="skip the Chromium measurements")
     bench.add_argument("--notebook", default=None,
@@ -53,7 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "answers":
         from dplab.lab.registry import answer_key
 
-        print(answer_key())
+        try:
+            print(answer_key(args.notebook))
+        except ValueError as error:
+            parser.error(str(error))
         return 0
     if args.command == "bench":
         import matplotlib

@@ -23,8 +23,8 @@ from PIL import Image
 
 from dplab.simulate import Estimate
 
-__all__ = ["COLORS", "PALETTE", "PROJECTOR", "FastPNG", "LabFigure", "TheoryVsEmpirical", "figure_png",
-           "new_figure", "projector_mode", "scale_for_projector"]
+__all__ = ["ACCOUNTANT_STYLES", "COLORS", "PALETTE", "PROJECTOR", "FastPNG", "LabFigure", "TheoryVsEmpirical",
+           "figure_png", "new_figure", "projector_mode", "scale_for_projector"]
 
 #: Okabe & Ito's colour-blind-safe palette ("Color Universal Design", 2008): blue, orange, bluish
 #: green, vermillion, reddish purple, sky blue, yellow, black. Every lab figure cycles through it.
@@ -39,6 +39,18 @@ COLORS = {
     "zcdp": PALETTE[3],
     "normal": "#7f7f7f",
     "bound": PALETTE[4],
+}
+
+#: One (colour, line style) per accountant, by its ``name``, the same in every notebook: Laplace's
+#: own privacy loss distribution in the Laplace colour, the optimal bound for the class in black.
+ACCOUNTANT_STYLES = {
+    "basic": (COLORS["normal"], ":"),
+    "advanced (DRV)": (COLORS["classical"], "--"),
+    "zCDP (simple)": (COLORS["zcdp"], "-"),
+    "zCDP (CKS)": (PALETTE[1], "-."),
+    "RDP": (PALETTE[5], "--"),
+    "optimal (KOV)": ("k", "-"),
+    "PLD (exact)": (COLORS["laplace"], "-"),
 }
 
 

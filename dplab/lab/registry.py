@@ -99,10 +99,17 @@ def check(exercise_id: str, answer: float | str | None) -> bool:
     return False
 
 
-def answer_key() -> str:
-    """The teacher's key: every question with its computed answer and worked solution."""
+def answer_key(notebook: str | None = None) -> str:
+    """The teacher's key: every question with its computed answer and worked solution (only
+    ``notebook``'s, by its number such as "08", when given)."""
+    exercises = list(all_exercises().values())
+    if notebook is not None:
+        numbers = sorted({ex.id.split(".")[0] for ex in exercises})
+        if notebook not in numbers:
+            raise ValueError(f"notebook must be one of {numbers}, got notebook={notebook!r}")
+        exercises = [ex for ex in exercises if ex.id.split(".")[0] == notebook]
     lines = []
-    for ex in all_exercises().values():
+    for ex in exercises:
         options = f" [{' / '.join(ex.choices)}]" if ex.choices else ""
         lines.append(f"{ex.id}  {ex.question}{options}\n      answer: {ex.expected_text()}\n"
                      f"      solution: {ex.solution}")

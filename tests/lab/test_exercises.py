@@ -11,7 +11,7 @@ import pytest
 
 import dplab
 from dplab.lab.exercises import Exercise
-from dplab.lab.registry import all_exercises
+from dplab.lab.registry import all_exercises, answer_key
 
 
 def test_check_right_wrong_and_unanswered(capsys):
@@ -53,6 +53,16 @@ def test_cli_answers():
         assert exercise_id in out
     assert "answer: 8\n" in out
     assert out.count("solution: ") == len(all_exercises())
+
+
+def test_the_key_of_one_notebook():
+    """catches: ``answers 08`` (the form each exercises.py names) printing every notebook's key,
+    or an unknown number printing an empty key."""
+    key = answer_key("08")
+    assert key.count("solution: ") == sum(i.startswith("08.") for i in all_exercises()) > 0
+    assert "08.7" in key and "07.1" not in key
+    with pytest.raises(ValueError, match=r"notebook must be one of .*got notebook='8'"):
+        answer_key("8")
 
 
 def test_choice_exercise(capsys):

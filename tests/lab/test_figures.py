@@ -47,3 +47,22 @@ def test_the_checker_sees_a_change(tmp_path):
         fig.savefig(tmp_path / f"{i}.png")
         plt.close(fig)
     assert compare_images(str(tmp_path / "0.png"), str(tmp_path / "1.png"), tol=TOLERANCE) is not None
+
+
+def test_an_accountant_is_drawn_in_its_one_style_in_every_figure():
+    """catches: a lesson's own colour map for the accountants (notebooks 6 and 8 once drew "optimal
+    (KOV)" in black and in pink, "zCDP (CKS)" in two oranges)."""
+    from matplotlib.colors import to_hex
+
+    from dplab.lab.lessons.l06_adaptive_filters.views import figure_composition as figure_06
+    from dplab.lab.lessons.l08_what_epsilon_promises.views import figure_composition as figure_08
+    from dplab.lab.plots import ACCOUNTANT_STYLES
+
+    drawn = []
+    for figure in (figure_06, figure_08):
+        lines = [line for ax in figure().axes for line in ax.get_lines()]
+        drawn += [(line.get_label(), to_hex(line.get_color()), line.get_linestyle()) for line in lines
+                  if line.get_label() in ACCOUNTANT_STYLES]
+    assert {label for label, *_ in drawn} >= {"basic", "advanced (DRV)", "zCDP (CKS)", "optimal (KOV)"}
+    for label, color, style in drawn:
+        assert (color, style) == (to_hex(ACCOUNTANT_STYLES[label][0]), ACCOUNTANT_STYLES[label][1]), label

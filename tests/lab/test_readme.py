@@ -1,8 +1,10 @@
-"""The README against the code: its module table lists every library module, and every path it
-names exists (the table once missed six modules and named a test file that had moved)."""
+"""The README and the notebooks against the tree: the README's module table lists every library
+module, and every path the README or a notebook names exists (the table once missed six modules
+and named a test file that had moved)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from dplab.lab.paths import package_dir, repo_root
@@ -34,10 +36,25 @@ def test_the_module_table_lists_every_library_module():
     assert not unlisted, unlisted
 
 
+def _missing_paths(text: str) -> list[str]:
+    """The repository paths ``text`` names (in backticks or as a Markdown link) that do not exist."""
+    paths = set(re.findall(r"`((?:dplab|tests|notebooks|figures|\.ci)/[\w./<>-]*)`", text))
+    paths |= set(re.findall(r"\]\(((?:notebooks|dplab|figures)/[\w./-]+)\)", text))
+    return [p for p in sorted(paths) if "<" not in p and not (ROOT / p).exists()]
+
+
 def test_every_path_the_readme_names_exists():
     """catches: a README that points at a file that moved (tests/test_layers.py was under tests/lab)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    paths = set(re.findall(r"`((?:dplab|tests|notebooks|figures|\.ci)/[\w./<>-]*)`", readme))
-    paths |= set(re.findall(r"\]\(((?:notebooks|dplab|figures)/[\w./-]+)\)", readme))
-    missing = [p for p in sorted(paths) if "<" not in p and not (ROOT / p).exists()]
+    missing = _missing_paths((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert not missing, missing
+
+
+def test_every_path_a_notebook_names_exists():
+    """catches: a notebook that sends the student to a test file that moved (notebook 6 named
+    tests/test_composition.py after it went to tests/accounting/)."""
+    missing = {}
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if found := _missing_paths("\n".join("".join(cell["source"]) for cell in cells)):
+            missing[path.name] = found
     assert not missing, missing

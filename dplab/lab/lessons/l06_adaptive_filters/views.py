@@ -12,6 +12,7 @@ from matplotlib.ticker import NullFormatter
 from dplab.accounting import ZCDPFilter
 from dplab.lab.cache import cached
 from dplab.lab.lessons.l06_adaptive_filters.report import (
+    ACCOUNTANTS,
     BROWNIAN_TIMES,
     DELTA,
     EPS0,
@@ -31,18 +32,11 @@ from dplab.lab.lessons.l06_adaptive_filters.report import (
     released_table,
     run_filter,
 )
-from dplab.lab.plots import COLORS, PALETTE, TheoryVsEmpirical, new_figure
+from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import BrowserStep, PanelCase, SliderPanel, promise
 from dplab.mechanisms.noise_reduction import brownian_noise_reduction, laplace_noise_reduction
 from dplab.simulate import Estimate, mean_ci
 
-ACCOUNTANT_COLORS = {
-    "basic": COLORS["normal"],
-    "advanced (DRV)": COLORS["classical"],
-    "zCDP (simple)": COLORS["zcdp"],
-    "zCDP (CKS)": COLORS["analytic"],
-    "optimal (KOV)": "k",
-}
 METHOD_COLORS = {
     "oracle": "0.55",
     "brownian": COLORS["zcdp"],
@@ -58,30 +52,25 @@ PANEL_EPSILONS = tuple(float(e) for e in np.round(np.geomspace(0.25, 4.0, 7), 3)
 
 def figure_composition():
     """Total epsilon of k eps0-DP mechanisms at delta = 1e-6 by each accountant, with the
-    reference values of LAB_SPEC.md and Laplace's own privacy loss distribution at k = 1000."""
+    external reference values and Laplace's own privacy loss distribution at k = 1000."""
     ks = np.unique(np.round(np.geomspace(1, 10_000, 40)).astype(int))
     curves = [composition_epsilons(int(k)) for k in ks]
     fig, (ax,) = new_figure(1, width=7.5, height=4.2)
-    styles = {
-        "basic": ":",
-        "advanced (DRV)": "--",
-        "zCDP (simple)": "-",
-        "zCDP (CKS)": "-.",
-        "optimal (KOV)": "-",
-    }
-    for name, color in ACCOUNTANT_COLORS.items():
+    for accountant in ACCOUNTANTS:
+        name = accountant.name
+        color, ls = ACCOUNTANT_STYLES[name]
         ax.plot(
             ks,
             [c[name] for c in curves],
-            styles[name],
+            ls,
             color=color,
             lw=2.4 if name in ("optimal (KOV)", "basic") else 1.6,
             label=name,
             zorder=3 if name == "basic" else 2,
         )
     for name, values in REFERENCE.items():
-        ax.plot(REFERENCE_K, values, "x", color=ACCOUNTANT_COLORS[name], ms=8, mew=2)
-    ax.plot([], [], "kx", ms=8, mew=2, label="reference values (dp-accounting, autodp)")
+        ax.plot(REFERENCE_K, values, "x", color=ACCOUNTANT_STYLES[name][0], ms=8, mew=2)
+    ax.plot([], [], "kx", ms=8, mew=2, label="reference values (dp-accounting, autodp; KOV: exact sum)")
     ax.plot(
         [1000],
         [LAPLACE_PLD_1000],

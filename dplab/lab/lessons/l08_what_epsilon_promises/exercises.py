@@ -64,7 +64,9 @@ EXERCISES = [
         "300 Laplace releases of eps0 = 0.1 each, delta = 1e-6. What epsilon does exact accounting give "
         "(dplab.accounting.PLDAccountant())? Compare with basic and advanced composition.",
         lambda: accounting(300)["PLD (exact)"],
-        "PLDAccountant().compose(dplab.mechanisms.Laplace(1, 0.1), 300), then read .epsilon(1e-6).",
+        "From a fresh accountant: dplab.accounting.PLDAccountant().compose(dplab.Laplace(1, 0.1), 300)"
+        ".epsilon(1e-6) in one line (compose adds to the accountant it is called on, so running "
+        "acc.compose(..., 300) twice counts 600 releases).",
         "9.00: the exact value for these Laplace steps, against 9.17 by KOV's optimal bound (which must hold "
         "for every eps0-DP step, randomized response included), 9.85 by zCDP (CKS), 12.26 by advanced and 30 "
         "by basic composition.",

@@ -42,7 +42,7 @@ from dplab.lab.lessons.l08_what_epsilon_promises.report import (
     section_mechanism,
     simulated_roc,
 )
-from dplab.lab.plots import COLORS, PALETTE, new_figure
+from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, new_figure
 from dplab.lab.widgets import (
     BENCH_EPSILONS,
     EPSILON_STEP,
@@ -225,13 +225,10 @@ def figure_composition():
     ax_h.set(xlim=(-3, 4), ylim=(0, 0.62), xlabel="total privacy loss L", ylabel="density",
              title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
     ax_h.legend(fontsize=7, loc="upper left")
-    styles = {"basic": ("k", ":"), "advanced (DRV)": (COLORS["classical"], "--"),
-              "optimal (KOV)": (PALETTE[4], "-."), "zCDP (CKS)": (COLORS["zcdp"], "--"),
-              "PLD (exact)": (PALETTE[0], "-")}
     table = [accounting(k) for k in ACCOUNT_KS]
     for accountant in ACCOUNTANTS:
         name = accountant.name
-        color, ls = styles[name]
+        color, ls = ACCOUNTANT_STYLES[name]
         kov = name.startswith("optimal")  # open squares on top: it lies between zCDP and the PLD
         ax_e.plot(ACCOUNT_KS, [row[name] for row in table], ls, color=color, lw=1.5,
                   marker="s" if kov else "o", ms=5 if kov else 3, mfc="none" if kov else color, label=name,
