@@ -24,7 +24,7 @@ from PIL import Image
 from dplab.simulate import Estimate
 
 __all__ = ["ACCOUNTANT_STYLES", "COLORS", "PALETTE", "PROJECTOR", "FastPNG", "LabFigure", "TheoryVsEmpirical",
-           "figure_png", "new_figure", "projector_mode", "scale_for_projector"]
+           "errorbar_ci", "figure_png", "new_figure", "projector_mode", "scale_for_projector"]
 
 #: Okabe & Ito's colour-blind-safe palette ("Color Universal Design", 2008): blue, orange, bluish
 #: green, vermillion, reddish purple, sky blue, yellow, black. Every lab figure cycles through it.
@@ -170,6 +170,15 @@ def new_figure(ncols: int = 1, width: float = 5.0, height: float = 3.4, dpi: int
                                  FigureClass=LabFigure)
     plt.close(fig)
     return fig, list(axes[0])
+
+
+def errorbar_ci(ax, x, intervals, **kwargs):
+    """Simulated estimates as dots with their confidence intervals as bars (``intervals``: objects
+    with ``estimate``, ``low`` and ``high``, e.g. dplab.simulate.mean_ci's); kwargs go to errorbar."""
+    est = np.array([float(c.estimate) for c in intervals])
+    low = np.array([float(c.low) for c in intervals])
+    high = np.array([float(c.high) for c in intervals])
+    return ax.errorbar(x, est, yerr=[est - low, high - est], **kwargs)
 
 
 def figure_png(fig) -> bytes:

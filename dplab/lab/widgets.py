@@ -38,6 +38,8 @@ __all__ = [
     "epsilon_slider",
     "k_slider",
     "promise",
+    "view_figure",
+    "view_panel",
 ]
 
 
@@ -202,3 +204,18 @@ class SliderPanel:
         from IPython.display import display
 
         display(self.widget)
+
+
+def view_panel(view: Callable[[], object], controls: Mapping[str, widgets.ValueWidget], seed: int = 0
+               ) -> SliderPanel:
+    """A panel on a lesson's View: ``view()`` builds ``.fig`` (and ``.dynamic``, the artists that
+    move) and its ``update(values, seed)`` moves them and returns the readout."""
+    v = view()
+    return SliderPanel(v.fig, v.update, controls, seed=seed, dynamic=getattr(v, "dynamic", None))
+
+
+def view_figure(view: Callable[[], object], values: Mapping[str, object], seed: int):
+    """The View's figure at ``values`` (a panel's still, for ``make figures`` and static HTML)."""
+    v = view()
+    v.update(dict(values), seed)
+    return v.fig

@@ -119,3 +119,17 @@ def test_every_lesson_figure_keeps_its_text_inside_in_the_projector_style(monkey
                         outside.append((name, text.get_text()))
             plt.close(fig)
     assert outside == []
+
+
+def test_errorbar_ci_draws_each_interval_around_its_estimate():
+    """catches: the lower and upper bar lengths swapped (or the bars drawn from 0), which an
+    asymmetric interval shows"""
+    from dplab.lab.plots import errorbar_ci, new_figure
+    from dplab.simulate import Estimate
+
+    fig, (ax,) = new_figure(1)
+    intervals = [Estimate(0.5, 0.4, 0.8, 0.95), Estimate(0.2, 0.1, 0.25, 0.95)]
+    container = errorbar_ci(ax, [1.0, 2.0], intervals, fmt="o")
+    segments = container.lines[2][0].get_segments()
+    assert np.allclose([s[:, 1] for s in segments], [[0.4, 0.8], [0.1, 0.25]])
+    assert np.allclose(container.lines[0].get_ydata(), [0.5, 0.2])

@@ -140,3 +140,32 @@ def _loss_panel_text(variant: str) -> str:
     panel = views.loss_panel()
     panel.controls["variant"].value = variant
     return panel.recompute()
+
+
+class _CountingView:
+    """A View whose readout says which values and seed it was updated with."""
+
+    def __init__(self):
+        from dplab.lab.plots import new_figure
+
+        self.fig, (ax,) = new_figure(1)
+        (self.line,) = ax.plot([0, 1], [0, 0])
+        self.dynamic = [self.line]
+
+    def update(self, values, seed):
+        self.line.set_ydata([0, values["epsilon"]])
+        return f"eps={values['epsilon']:.3g} seed={seed}"
+
+
+def test_view_panel_and_view_figure_pass_the_values_and_the_seed():
+    """catches: view_panel wiring the View's update to the wrong figure or dropping the seed, and
+    view_figure returning a figure it never updated"""
+    from dplab.lab.widgets import view_figure, view_panel
+
+    panel = view_panel(_CountingView, {"epsilon": epsilon_slider(1.0)}, seed=7)
+    assert panel.readout.value.endswith("eps=1 seed=7</div>")
+    panel.controls["epsilon"].value = 2.0
+    panel.button.click()
+    assert "eps=2 seed=8" in panel.readout.value
+    fig = view_figure(_CountingView, {"epsilon": 3.0}, seed=0)
+    assert fig.axes[0].get_lines()[0].get_ydata()[1] == 3.0
