@@ -10,6 +10,11 @@ probability >= ``confidence``. Since f is decreasing and no test beats it, a box
 beta_high < f(alpha_high) lies wholly below the curve: evidence that the claimed f is
 wrong (:func:`roc_violations`). For membership inference the same points read as
 FPR = alpha and TPR = 1 - beta, against TPR <= e^eps FPR + delta.
+
+The simulations that feed it take a mechanism description (``dplab.mechanisms``) and the
+statistic on D and D': :func:`mechanism_roc` (its outputs as scores), :func:`privacy_loss_samples`
+(sampled, possibly composed, privacy losses) and :func:`bayes_attack` with
+:func:`membership_by_bin` (a Bayesian attacker's world, and its empirical posterior).
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab._checks import check_positive_int
-from dplab.simulate import proportion_ci
+from dplab._checks import check_positive_int, check_prior, check_rng
+from dplab.mechanisms.base import Mechanism
+from dplab.simulate import Estimate, proportion_ci
 
-__all__ = ["EmpiricalRoc", "likelihood_ratio_roc", "roc_violations"]
+__all__ = ["EmpiricalRoc", "bayes_attack", "likelihood_ratio_roc", "mechanism_roc", "membership_by_bin",
+           "privacy_loss_samples", "roc_violations"]
 
 
 @dataclass(frozen=True)
@@ -87,3 +94,59 @@ def roc_violations(roc: EmpiricalRoc, tradeoff, *, two_sided: bool = False) -> n
     if two_sided:
         below |= roc.beta_low > np.asarray(tradeoff(roc.alpha_low)) + 1e-12
     return np.flatnonzero(below)
+
+
+def mechanism_roc(mechanism: Mechanism, value: ArrayLike, neighbour_value: ArrayLike, draws: int,
+                  rng: np.random.Generator | int | None = None, *, n_points: int = 40,
+                  confidence: float = 0.95) -> EmpiricalRoc:
+    """The Neyman-Pearson attacker's ROC on ``draws`` outputs of ``mechanism.sample`` at ``value``
+    (D, drawn first) and at ``neighbour_value`` (D'), each output its own score: the most powerful
+    test wherever the likelihood ratio q(y)/p(y) grows with y (a Laplace or Gaussian count with
+    value < neighbour_value, randomized response's bit, EpsilonDelta's outputs 0-3). Integer
+    outputs get one test between each two neighbouring observed values (thresholds v + 1/2), real
+    ones ``n_points`` quantiles (:func:`likelihood_ratio_roc`)."""
+    draws, rng = check_positive_int(draws, "draws"), check_rng(rng)
+    a = np.asarray(mechanism.sample(value, rng, size=draws))
+    b = np.asarray(mechanism.sample(neighbour_value, rng, size=draws))
+    thresholds = None
+    if np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer):
+        thresholds = np.arange(min(a.min(), b.min()), max(a.max(), b.max())) + 0.5
+    return likelihood_ratio_roc(a, b, n_points=n_points, thresholds=thresholds, confidence=confidence)
+
+
+def privacy_loss_samples(mechanism: Mechanism, value: ArrayLike, neighbour_value: ArrayLike, size: int,
+                         rng: np.random.Generator | int | None = None, *, on_neighbour: bool = False
+                         ) -> np.ndarray:
+    """``size`` draws of the privacy loss L = ln p_D(y) / p_D'(y) =
+    ``mechanism.privacy_loss(y, value, neighbour_value)``, y drawn on D (``mechanism.sample(value)``)
+    or, with ``on_neighbour``, on D'. For a vector ``value`` (k releases) L sums the k steps' losses:
+    a draw of the composed privacy loss distribution (Sommer, Meiser & Mohammadi 2019, Def. 3),
+    whose hockey-stick mean E[(1 - e^(eps - L))_+] on D is delta(eps) (Balle & Wang 2018, Thm. 5).
+    L is also the Neyman-Pearson attacker's score. For mechanisms whose ``privacy_loss`` takes
+    (output, value, neighbour_value): Laplace, randomized response."""
+    y = mechanism.sample(neighbour_value if on_neighbour else value, check_rng(rng),
+                         size=check_positive_int(size, "size"))
+    return np.asarray(mechanism.privacy_loss(y, value, neighbour_value))
+
+
+def bayes_attack(mechanism: Mechanism, prior: float, draws: int, rng: np.random.Generator | int | None = None,
+                 *, value: int = 0, neighbour_value: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """A Bayesian attacker's world, simulated: in each of ``draws`` runs the record is in with
+    probability ``prior`` (the statistic is then ``neighbour_value``, else ``value``) and the
+    curator releases ``mechanism.sample`` of it. Returns (membership, outputs). Among the runs
+    whose output falls in a region, the share of members is Pr[in | region], the attacker's
+    posterior (Bayes' rule; :func:`dplab.promises.posterior`, :func:`membership_by_bin`)."""
+    prior, rng = check_prior(prior), check_rng(rng)
+    member = rng.random(check_positive_int(draws, "draws")) < prior
+    return member, np.asarray(mechanism.sample(np.where(member, neighbour_value, value), rng))
+
+
+def membership_by_bin(member: ArrayLike, outputs: ArrayLike, edges: ArrayLike, confidence: float = 0.95
+                      ) -> list[Estimate]:
+    """For each bin [edges[i], edges[i + 1]) of the outputs, the share of runs with the record in,
+    with its exact Clopper-Pearson interval (:func:`dplab.simulate.proportion_ci`): the simulated
+    attacker's posterior Pr[in | y in bin]. Every bin must hold a run."""
+    member, edges = np.asarray(member, dtype=bool), np.asarray(edges, dtype=float)
+    which = np.digitize(np.asarray(outputs, dtype=float), edges)
+    return [proportion_ci(int(np.sum(member[which == i])), int(np.sum(which == i)), confidence)
+            for i in range(1, edges.size)]

@@ -28,7 +28,7 @@ from dplab._checks import (
 from dplab.datasets import load_yrbss, table_size
 from dplab.inference import isotonic_fit, project_onto_constraints
 from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse, laplace_scale
-from dplab.sensitivity import histogram_sensitivity
+from dplab.sensitivity import histogram_sensitivity, l1_sensitivity, stability
 
 __all__ = [
     "ANSWERS_FROM_CELLS",
@@ -45,7 +45,9 @@ __all__ = [
     "bmi_algorithm_1",
     "bmi_answers_sensitivity",
     "bmi_algorithm_2",
+    "bmi_answer_mse",
     "bmi_cells",
+    "bmi_derived_sensitivities",
     "bmi_expected_total_error",
     "bmi_f1",
     "bmi_f2",
@@ -215,6 +217,20 @@ def bmi_expected_total_error(
     return as_result(trace * np.asarray(laplace_mse(histogram_sensitivity(neighbours), epsilon)))
 
 
+def bmi_answer_mse(
+    algorithm: int, epsilon: float, neighbours: str = "add_remove", accounting: str = "per_query"
+) -> np.ndarray:
+    """E (answer_i - truth_i)^2 for each of the four answers: 2 b^2 w_i with b = bmi_noise_scale.
+
+    Algorithm 1: w_i = 1 (one Laplace draw per answer). Algorithm 2: the answers are A @ cells, so
+    answer i carries the noise of sum_j A_ij^2 independent cells: w = (1, 2, 1, 2) (seed 000; the
+    totals # M and # F are sums of two noisy cells). The four sum to :func:`bmi_expected_total_error`.
+    """
+    b = bmi_noise_scale(algorithm, check_epsilon(epsilon), neighbours, accounting)
+    row_var = np.sum(ANSWERS_FROM_CELLS**2, axis=1) if algorithm == 2 else np.ones(4)
+    return 2 * b**2 * row_var
+
+
 # ------------------------------------------------------------ brute-force sensitivity and stability
 
 #: Four row types that reach every cell: (M, BMI < 25), (M, >= 25), (F, < 25), (F, >= 25).
@@ -254,6 +270,21 @@ def first_words(w: int):
         return {"word": np.array(words)}
 
     return transform
+
+
+def bmi_derived_sensitivities(max_rows: int = 3) -> dict[str, float]:
+    """Every sensitivity and stability of seed 000's BMI example, by brute force over tables of at
+    most ``max_rows`` rows of :data:`BMI_UNIVERSE` (:func:`dplab.sensitivity.l1_sensitivity`,
+    :func:`dplab.sensitivity.stability`): S(f1), S(f2), the four cells and the four answers under
+    add/remove and replace-one neighbours, the stability of (s, h, w) -> (s, bmi) and of a tweet's
+    first 3 words (:data:`TWEET_UNIVERSE`)."""
+    out, queries = {}, {"f1": bmi_f1, "f2": bmi_f2, "cells": bmi_cells, "answers": bmi_true_answers}
+    for neighbours in ("add_remove", "replace"):
+        for name, query in queries.items():
+            out[f"{name} {neighbours}"] = l1_sensitivity(query, BMI_UNIVERSE, max_rows, neighbours)
+    out["bmi stability"] = stability(bmi_transform, BMI_UNIVERSE, max_rows)
+    out["3-words stability"] = stability(first_words(3), TWEET_UNIVERSE, max_rows)
+    return out
 
 
 # ------------------------------------------------------------ constrained inference

@@ -16,7 +16,8 @@ from dplab._checks import as_result, check_choice, check_epsilon, check_nonnegat
 from dplab.mechanisms.laplace import laplace_mechanism, laplace_mse
 from dplab.sensitivity import histogram_sensitivity
 
-__all__ = ["CONTINGENCY_METHODS", "contingency_expected_total_error", "contingency_release"]
+__all__ = ["CONTINGENCY_METHODS", "contingency_expected_total_error", "contingency_release",
+           "contingency_squared_errors"]
 
 #: method -> neighbour relation it assumes
 CONTINGENCY_METHODS = {
@@ -63,3 +64,14 @@ def contingency_expected_total_error(d: ArrayLike, epsilon: float, method: str) 
         return as_result(2 * (d - 1) * np.asarray(laplace_mse(1.0, epsilon / (d - 1))))
     sensitivity = histogram_sensitivity(CONTINGENCY_METHODS[method])
     return as_result(d * np.asarray(laplace_mse(sensitivity, epsilon)))
+
+
+def contingency_squared_errors(
+    counts: ArrayLike, epsilon: float, method: str, size: int, rng: np.random.Generator | int | None = None
+) -> np.ndarray:
+    """The total squared error sum_j (noisy_j - count_j)^2 over the d cells of each of ``size``
+    releases by :func:`contingency_release` (one value per release, seed 003's tables); its mean
+    estimates :func:`contingency_expected_total_error`, e.g. 4 (d - 1)^3 / epsilon^2 for "seed003"."""
+    counts = np.asarray(counts, dtype=float)
+    noisy = contingency_release(counts, epsilon, method, rng=rng, size=check_positive_int(size, "size"))
+    return np.sum((noisy - counts) ** 2, axis=1)

@@ -40,16 +40,25 @@ from dplab._checks import (
     check_rng,
 )
 from dplab.datasets import load_yrbss
-from dplab.mechanisms.exponential import exponential_mechanism_stream
+from dplab.mechanisms.exponential import (
+    exponential_mechanism,
+    exponential_mechanism_stream,
+    exponential_probabilities,
+)
+from dplab.mechanisms.laplace import laplace_accuracy_k_exact, laplace_mechanism
 
 __all__ = [
     "NetRelease",
+    "ScoredNet",
     "YRBSS_ATTRIBUTES",
     "all_predicates",
     "counting_queries_l1_sensitivity",
     "counting_query_answers",
     "counting_query_sensitivity",
     "histogram_from_rows",
+    "laplace_answers_max_error_quantile",
+    "laplace_answers_max_errors",
+    "largest_net_m",
     "lemma12_failure_bound",
     "log_net_size",
     "net_alpha",
@@ -61,12 +70,15 @@ __all__ = [
     "net_mechanism_alpha",
     "net_sample_size",
     "net_scores",
+    "net_scoring_log10_seconds",
     "net_size",
     "net_size_bound",
     "noisy_histogram_max_error_bound",
     "noisy_histogram_max_error_cdf",
     "noisy_histogram_max_error_quantile",
+    "noisy_histogram_max_errors",
     "random_predicates",
+    "score_net",
     "subsample_max_errors",
     "subsample_query_failure_probability",
     "yrbss_universe_histogram",
@@ -208,6 +220,27 @@ def log_net_size(universe_size: float, m: ArrayLike) -> float | np.ndarray:
     m = check_positive_int(m, "m", array_ok=True)
     terms = np.log1p((k - 1) / np.arange(1, int(np.max(m)) + 1))
     return as_result(np.cumsum(terms)[np.asarray(m) - 1])
+
+
+def largest_net_m(universe_size: int, max_size: int, *, m_max: int = 200) -> int:
+    """The largest m <= ``m_max`` whose net over X (every database of size m) holds at most
+    ``max_size`` databases (1 if even m = 2 is too many): |N| = C(|X| + m - 1, m) grows with m."""
+    k, max_size = _universe_size(universe_size), check_positive_int(max_size, "max_size")
+    m_max = check_positive_int(m_max, "m_max")
+    m = 1
+    while m < m_max and net_size(k, m + 1) <= max_size:
+        m += 1
+    return m
+
+
+def net_scoring_log10_seconds(universe_size: float, m: ArrayLike, n_queries: ArrayLike, rate: float
+                              ) -> float | np.ndarray:
+    """log10 of the seconds it takes to score every database of the net against |C| queries at
+    ``rate`` (database, query) pairs per second: log10 |N| + log10 |C| - log10 rate, with ln |N|
+    from :func:`log_net_size` (a lower bound on the net mechanism's running time)."""
+    n_queries = check_positive(n_queries, "n_queries", array_ok=True)
+    return as_result(log_net_size(universe_size, m) / math.log(10) + np.log10(n_queries)
+                     - math.log10(check_positive(rate, "rate")))
 
 
 def net_size_bound(universe_size: int, n_queries: int, alpha: float) -> float:
@@ -387,6 +420,102 @@ def net_mechanism(histogram: ArrayLike, queries: ArrayLike, epsilon: float, *, a
     chosen = net[index].astype(np.int64)
     error = float(np.abs(counting_query_answers(q, chosen) - counting_query_answers(q, h)).max())
     return NetRelease(chosen, m, net.shape[0], error)
+
+
+class ScoredNet(NamedTuple):
+    """A net scored against one database D (:func:`score_net`): every database of size m over X
+    and its exact max error on D, which the net mechanism's exact law is built from."""
+
+    histogram: np.ndarray
+    queries: np.ndarray
+    net: np.ndarray
+    errors: np.ndarray  # max_Q |Q(D) - Q(D')| of each database of the net, exact (float64)
+    levels: np.ndarray  # the distinct errors, ascending
+    level_of: np.ndarray  # errors == levels[level_of]
+
+    @property
+    def opt(self) -> float:
+        """OPT: the smallest max error in the net."""
+        return float(self.levels[0])
+
+    @property
+    def sensitivity(self) -> float:
+        """Delta = 1/n of the score (replace-one, public n; Observation 8)."""
+        return counting_query_sensitivity(int(self.histogram.sum()))
+
+    def error_distribution(self, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+        """The exact law of the net mechanism's max error: the distinct errors x, ascending, and
+        Pr[error <= x] at each (the exponential mechanism's probabilities over the net, score
+        -error and Delta = 1/n, summed per error and accumulated)."""
+        p = exponential_probabilities(-self.errors, self.sensitivity, epsilon)
+        return self.levels, np.cumsum(np.bincount(self.level_of, weights=p, minlength=self.levels.size))
+
+    def error_tail(self, epsilon: float, bound: float) -> float:
+        """The exact Pr[max error > ``bound``] of the net mechanism (1 below OPT)."""
+        levels, cdf = self.error_distribution(epsilon)
+        below = np.searchsorted(levels, bound, side="right") - 1
+        return 1.0 if below < 0 else float(1 - cdf[below])
+
+    def sample(self, epsilon: float, *, size: int | None = None, rng: np.random.Generator | int | None = None
+               ) -> int | np.ndarray:
+        """Indices into ``net`` of net mechanism releases (exponential mechanism draws over the
+        scored net: the same law as :func:`net_mechanism`, without rescoring)."""
+        return exponential_mechanism(-self.errors, self.sensitivity, epsilon, size=size, rng=rng)
+
+
+def score_net(histogram: ArrayLike, queries: ArrayLike, m: int, *, max_size: int = 2_000_000) -> ScoredNet:
+    """Every database of size m over X (:func:`net_histograms`), scored against D by
+    :func:`net_scores`. Every error is a multiple of 1/(n m) (|m <Q, D> - n <Q, D'>| / (n m)),
+    so the float32 scores are rounded back to that grid: their rounding error (< 1e-7 relative)
+    is far below 1/(2 n m) for n m <= 2.4e6, and equal errors become equal floats."""
+    h = _check_histogram(histogram)
+    q = _check_queries(queries, h.size)
+    m = check_positive_int(m, "m")
+    net = net_histograms(h.size, m, max_size=max_size)
+    grid = float(h.sum() * m)
+    if grid > 2.4e6:
+        raise ValueError(f"n m must be at most 2.4e6 for exact errors from float32 scores, got n m={grid:g}")
+    errors = np.round(-net_scores(h, q, net).astype(float) * grid) / grid
+    levels, level_of = np.unique(errors, return_inverse=True)
+    return ScoredNet(h, q, net, errors, levels, level_of)
+
+
+# --- the alternatives: Laplace on the answers, the noisy histogram ------------------------
+
+def laplace_answers_max_errors(histogram: ArrayLike, queries: ArrayLike, epsilon: float, *, draws: int,
+                               rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """Max error over the queries of the Laplace mechanism on their answers, Lap(Delta_1/eps) each,
+    at their joint L1 sensitivity Delta_1 (:func:`counting_queries_l1_sensitivity`: replace-one,
+    public n; Dwork & Roth, Thm 3.6): ``draws`` releases."""
+    h = _check_histogram(histogram)
+    q = _check_queries(queries, h.size)
+    delta1 = counting_queries_l1_sensitivity(q, int(h.sum()))
+    noise = laplace_mechanism(np.zeros(q.shape[0]), delta1, epsilon, size=check_positive_int(draws, "draws"),
+                              rng=rng)
+    return np.abs(noise).max(axis=1)
+
+
+def laplace_answers_max_error_quantile(q: float, n_queries: int, l1_sensitivity: float, epsilon: float
+                                       ) -> float:
+    """The q-quantile of max_i |Z_i| over k = ``n_queries`` iid Lap(b), b = Delta_1/eps: the t with
+    (1 - e^{-t/b})^k = q, t = -b ln(1 - q^{1/k}) (:func:`dplab.mechanisms.laplace_accuracy_k_exact`
+    at beta = 1 - q). The exact law of :func:`laplace_answers_max_errors`."""
+    k = check_positive_int(n_queries, "n_queries")
+    return laplace_accuracy_k_exact(check_positive(l1_sensitivity, "l1_sensitivity") / k, k, epsilon,
+                                    1 - check_beta(q, "q"))
+
+
+def noisy_histogram_max_errors(histogram: ArrayLike, queries: ArrayLike, epsilon: float, *, draws: int,
+                               rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """Max error over the queries of answers computed from the noisy histogram, Lap(2/(n eps)) per
+    cell of X (sensitivity 2/n under replace-one with public n): ``draws`` releases. Its exact law
+    over every predicate: :func:`noisy_histogram_max_error_cdf`."""
+    h = _check_histogram(histogram)
+    q = _check_queries(queries, h.size)
+    n = int(h.sum())
+    draws = check_positive_int(draws, "draws")
+    noise = laplace_mechanism(np.zeros(h.size), 2 / n, epsilon, size=draws, rng=rng)
+    return np.abs(noise @ q.T.astype(float)).max(axis=1)
 
 
 # --- the bounds ---------------------------------------------------------------------------

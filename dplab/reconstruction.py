@@ -44,6 +44,7 @@ from dplab.accounting.advanced import advanced_composition_per_step
 from dplab.accounting.zcdp import approx_dp_to_zcdp
 from dplab.bmi import body_mass_index
 from dplab.datasets import load_yrbss
+from dplab.mechanisms.randomized_response import RandomizedResponse
 from dplab.promises import tradeoff_dp, tradeoff_gdp
 
 __all__ = [
@@ -61,8 +62,10 @@ __all__ = [
     "dp_answer_noise",
     "dp_guessing_bound",
     "exhaustive_attack",
+    "exhaustive_attack_errors",
     "gdp_guessing_bound",
     "grade_reconstruction",
+    "k_ary_attack_successes",
     "least_squares_attack",
     "lp_attack",
     "ls_queries_needed",
@@ -70,6 +73,7 @@ __all__ = [
     "least_squares_design",
     "ls_recovery_exact",
     "ls_recovery_theory",
+    "ls_recovery_theory_dp",
     "reconstruction_challenge",
     "reconstruction_robustness_bound",
     "split_guessing_bound",
@@ -344,6 +348,26 @@ def exhaustive_attack(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarr
                      "answers' error exceeds the bound")
 
 
+def exhaustive_attack_errors(n_bits: int, bound: float, *, secrets: int, seed: int) -> np.ndarray:
+    """Dinur & Nissim 2003's experiment: the bits :func:`exhaustive_attack` gets wrong (a ``secrets``
+    x 2 int array) on random secrets of n bits with all 2^n subsets answered within E, column 0 with
+    uniform noise on [-E, E] (:func:`answer_queries`), column 1 with the adversary's decoy answers
+    (:func:`adversarial_answers`, one order). The theorem: no entry exceeds 4E. Secret s is drawn
+    from numpy.random.default_rng([seed, s]), its noise from [seed, s, 1], the adversary's order from
+    [seed, s, 2] (reproducible per secret, whatever ``secrets``)."""
+    n = check_positive_int(n_bits, "n_bits")
+    check_positive_int(secrets, "secrets")
+    q = all_subset_queries(n)
+    wrong = np.zeros((secrets, 2), dtype=int)
+    for s in range(secrets):
+        x = np.random.default_rng([seed, s]).integers(0, 2, n).astype(np.uint8)
+        answers = (answer_queries(q, x, scale=bound, rng=np.random.default_rng([seed, s, 1])),
+                   adversarial_answers(q, x, bound, rng=np.random.default_rng([seed, s, 2]))[0])
+        for j, y in enumerate(answers):
+            wrong[s, j] = np.sum(exhaustive_attack(y, n, bound) != x)
+    return wrong
+
+
 # --- theory -------------------------------------------------------------------------------------------
 
 
@@ -365,6 +389,20 @@ def ls_recovery_theory(n_bits: ArrayLike, n_queries: ArrayLike, noise_sd: ArrayL
         raise ValueError(f"n_queries must exceed n_bits, got n_queries={n_queries!r}, n_bits={n_bits!r}")
     with np.errstate(divide="ignore"):
         return as_result(stats.norm.cdf(np.sqrt(m - n) / (4 * sd)))
+
+
+def ls_recovery_theory_dp(n_bits: int, n_queries: int, epsilon: ArrayLike, *, split: str,
+                          delta: float | None = None) -> float | np.ndarray:
+    """The expected share of bits least squares recovers from m random subset sums released with
+    total (epsilon, delta)-DP by :func:`dp_answer_noise`'s ``split``: :func:`ls_recovery_theory`,
+    Phi(sqrt(m - n) / (4 sd)), at the split's noise sd per answer: sqrt(2) m / epsilon (basic,
+    Laplace b = m / epsilon), sqrt(2) / eps0 (advanced, eps0 the DRV per-step epsilon) or
+    sqrt(m / (2 rho)) (zcdp, rho the simple conversion of Bun & Steinke 2016, Proposition 1.3).
+    ``delta`` is None for the basic split (pure DP), as in :func:`dp_answer_noise`."""
+    eps = np.atleast_1d(np.asarray(epsilon, dtype=float))
+    sds = [answer_noise_sd(*dp_answer_noise(n_queries, float(e), delta=delta, split=split)) for e in eps]
+    out = ls_recovery_theory(n_bits, n_queries, np.array(sds))
+    return out if np.ndim(epsilon) else float(np.atleast_1d(out)[0])
 
 
 def ls_queries_needed(n_bits: int, noise_sd: float, share: float) -> float:
@@ -490,6 +528,24 @@ def argmax_guess_success(mu: float, n_values: int) -> float:
     value, _ = integrate.quad(lambda t: stats.norm.pdf(t - shift) * stats.norm.cdf(t) ** (k - 1),
                               -np.inf, np.inf, epsabs=1e-12)
     return value
+
+
+def k_ary_attack_successes(n_values: int, draws: int, *, epsilon: float, mu: float,
+                           rng=None) -> tuple[int, int]:
+    """(randomized response's, the Gaussian release's) successes over ``draws`` secrets z uniform over
+    K values (the same secrets for both), each attacked at its best (Kaissis et al. 2023):
+    K-ary randomized response at ``epsilon`` guessed by its output, right with probability
+    e^eps / (e^eps + K - 1); the mu-GDP release s e_z + N(0, I_K), s = mu / sqrt(2) (two secrets are
+    mu apart), guessed by its largest coordinate, right with :func:`argmax_guess_success`."""
+    k = check_positive_int(n_values, "n_values")
+    n = check_positive_int(draws, "draws")
+    mu = check_nonnegative(mu, "mu")
+    gen = check_rng(rng)
+    z = gen.integers(0, k, n)
+    rr = int(np.sum(RandomizedResponse(epsilon, k).sample(z, gen) == z))
+    y = gen.standard_normal((n, k))
+    y[np.arange(n), z] += mu / math.sqrt(2)
+    return rr, int(np.sum(np.argmax(y, axis=1) == z))
 
 
 # --- the challenge --------------------------------------------------------------------------------

@@ -44,12 +44,15 @@ from dplab._checks import (
 __all__ = [
     "median_distance_to_leak",
     "median_global_pair",
+    "median_global_release_rmse",
     "median_global_sensitivity",
     "median_local_sensitivity",
     "median_release_smooth",
     "median_smooth_release_rmse",
     "median_sensitivity_at_distance",
     "median_smooth_sensitivity",
+    "median_smooth_sensitivity_by_definition",
+    "median_smoothness_ratio",
     "smooth_beta",
     "replace_one_neighbours",
     "sorted_clipped",
@@ -142,6 +145,33 @@ def median_smooth_sensitivity(values: ArrayLike, low: float, high: float, beta: 
     return best
 
 
+def median_smooth_sensitivity_by_definition(values: ArrayLike, low: float, high: float,
+                                            betas: ArrayLike) -> np.ndarray:
+    """S*(x) = max over k = 0..n of e^(-k beta) A_k(x) for each beta, straight from NRS07's
+    Definition 2.1 (A_n = high - low, and A_k e^(-k beta) only falls after it): every A_k from its
+    own window, O(n^2) in all but shared by the betas. A check of :func:`median_smooth_sensitivity`'s
+    divide and conquer (about 0.5 s at n = 12,579)."""
+    low, high = check_bounds(low, high)
+    x = sorted_clipped(values, low, high)
+    n, m = x.size, _median_index(x.size)
+    y = np.concatenate([np.full(n + 2, low), x, np.full(n + 2, high)])  # x_(i) is y[i + n + 1]
+    at = m + n + 1  # x_(m)
+    a = np.array([float(np.max(y[at:at + k + 2] - y[at - k - 1:at + 1])) for k in range(n + 1)])
+    k = np.arange(a.size)
+    return np.array([float(np.max(np.exp(-check_epsilon(b, "beta") * k) * a))
+                     for b in np.atleast_1d(np.asarray(betas, dtype=float))])
+
+
+def median_smoothness_ratio(values: ArrayLike, low: float, high: float, beta: float,
+                            neighbours: list[np.ndarray] | None = None) -> float:
+    """max over the ``neighbours`` x' of x of |ln(S*(x') / S*(x))| / beta (default neighbours:
+    :func:`replace_one_neighbours` by low and by high). At most 1 when S* is beta-smooth, NRS07
+    Definition 2.1: S*(x) <= e^beta S*(x') and S*(x') <= e^beta S*(x)."""
+    base = median_smooth_sensitivity(values, low, high, beta)
+    neighbours = replace_one_neighbours(values, (low, high)) if neighbours is None else neighbours
+    return max(abs(math.log(median_smooth_sensitivity(y, low, high, beta) / base)) for y in neighbours) / beta
+
+
 def median_release_smooth(values: ArrayLike, low: float, high: float, epsilon: float, delta: float, *,
                           size: int | None = None, rng=None) -> float | np.ndarray:
     """The (epsilon, delta)-DP median: x_(m) + (2 S*(x) / epsilon) Lap(1), S* at
@@ -161,6 +191,12 @@ def median_smooth_release_rmse(values: ArrayLike, low: float, high: float, epsil
     scale 2 S*(x)/epsilon (the global release's is sqrt(2)(high - low)/epsilon)."""
     x = sorted_clipped(values, low, high)
     return math.sqrt(2) * 2 * median_smooth_sensitivity(x, low, high, smooth_beta(epsilon, delta)) / epsilon
+
+
+def median_global_release_rmse(low: float, high: float, epsilon: float) -> float:
+    """sqrt(2) (high - low) / epsilon: the root-mean-square error of the epsilon-DP median released
+    with Laplace noise at the global sensitivity (E[Lap(b)^2] = 2 b^2, b = (high - low)/epsilon)."""
+    return math.sqrt(2) * median_global_sensitivity(low, high) / check_epsilon(epsilon)
 
 
 def median_distance_to_leak(values: ArrayLike, low: float, high: float) -> int:

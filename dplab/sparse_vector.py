@@ -29,7 +29,9 @@ by Gauss-Legendre quadrature on panels split at the kinks: :func:`output_log_pro
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,14 +48,21 @@ from dplab._checks import (
 
 __all__ = [
     "PRIVATE_VARIANTS",
+    "PROOF_BASES",
     "VARIANTS",
     "SparseVectorResult",
     "above_threshold",
     "above_threshold_conditional_probability",
     "above_threshold_proof",
+    "above_threshold_proof_grid",
     "exact_privacy_loss",
+    "halting_loss_curves",
     "halting_privacy_losses",
+    "halting_probabilities",
+    "naive_above_threshold_epsilon",
     "output_log_probability",
+    "output_sampler",
+    "pair_privacy_loss",
     "sparse_vector",
     "variant_noise",
 ]
@@ -208,6 +217,32 @@ def sparse_vector(
         answered = np.ones_like(above)
     values = np.where(above, noisy, np.nan) if variant == "noisy_value" else None
     return SparseVectorResult(above, answered, values)
+
+
+def output_sampler(variant: str, epsilon: float, *, threshold: float = 0.0) -> Callable:
+    """A vectorized sampler ``(answers, size, rng) -> outputs`` of ``variant`` with c = 1, as
+    :func:`dplab.audit.audit_epsilon` takes it: the index of the first top of each run (-1 if none)
+    of a halting variant, the whole row of tops and bottoms of one that never halts."""
+    check_choice(variant, VARIANTS, "variant")
+    if variant == "above_threshold":
+        return lambda data, size, rng: above_threshold(data, threshold, epsilon, size=size, rng=rng)
+    if variant not in _HALTING:
+        return lambda data, size, rng: sparse_vector(data, threshold, epsilon, c=1, variant=variant,
+                                                     size=size, rng=rng).above
+
+    def first_top(data, size, rng):
+        above = sparse_vector(data, threshold, epsilon, c=1, variant=variant, size=size, rng=rng).above
+        return np.where(above.any(axis=1), above.argmax(axis=1), -1)
+
+    return first_top
+
+
+def naive_above_threshold_epsilon(k_queries: int, epsilon: float) -> float:
+    """What sequential composition charges AboveThreshold for k comparisons (seed 001; Dwork & Roth
+    2014, Sect. 3.6): given the noisy threshold, which does not depend on the data (T is public), each
+    comparison f_i + Lap(4 Delta/eps) >= That is an eps/4-DP release, so basic composition gives
+    k eps/4. Valid, and better than the theorem's eps only for k < 4."""
+    return check_positive_int(k_queries, "k_queries") * check_epsilon(epsilon) / 4
 
 
 # ------------------------------------------------------------------ exact output probabilities
@@ -417,6 +452,34 @@ def exact_privacy_loss(
     return float(max(losses.max(), max(loss_at(float(v)) for v in fine)))
 
 
+def _halting_outputs(n: int) -> list[np.ndarray]:
+    """A halting variant's outputs with c = 1 on n queries: top at query k = 1..n, then none."""
+    return [np.r_[np.zeros(i, dtype=bool), True] for i in range(n)] + [np.zeros(n, dtype=bool)]
+
+
+def halting_probabilities(variant: str, answers: ArrayLike, threshold: float, epsilon: float) -> np.ndarray:
+    """Exact Pr[a halting ``variant`` (c = 1) halts at query i] for i = 1..n, and Pr[it never
+    halts] (last entry): exp of :func:`output_log_probability` of each output. They sum to 1."""
+    f = _check_stream(answers)
+    return np.array([math.exp(output_log_probability(variant, f, threshold, epsilon, o))
+                     for o in _halting_outputs(f.size)])
+
+
+def pair_privacy_loss(variant: str, answers: ArrayLike, answers_prime: ArrayLike, threshold: float,
+                      epsilon: float) -> float:
+    """The privacy loss of a halting ``variant`` (c = 1) on one pair of streams (D, D'): the largest
+    |ln P_D[o] / P_D'[o]| over its n + 1 outputs o (top at query k, or none). At most
+    :func:`exact_privacy_loss` over all neighbours; an audit's lower bound on this pair cannot
+    exceed it."""
+    f, g = _check_stream(answers), _check_stream(answers_prime)
+    if variant not in _HALTING or f.shape != g.shape:
+        raise ValueError(f"need a halting variant and two streams of one length, got variant={variant!r}, "
+                         f"lengths {f.size} and {g.size}")
+    return max(abs(output_log_probability(variant, f, threshold, epsilon, o)
+                   - output_log_probability(variant, g, threshold, epsilon, o))
+               for o in _halting_outputs(f.size))
+
+
 # ------------------------------------------------------------------ the proof, step by step
 
 
@@ -487,6 +550,35 @@ def above_threshold_proof(
     return {"p": p, "p_prime": p_prime, "changed": changed, "v_shift": abs(v_shift),
             "t_shift": abs(t_shift), "nu_ratio": nu_ratio, "threshold_ratio": threshold_ratio,
             "bound": nu_ratio * threshold_ratio * p_prime, "bottom": bottom, "bottom_prime": bottom_prime}
+
+
+#: base points (g, f_k, T) of :func:`above_threshold_proof_grid`: below, at and above the threshold
+PROOF_BASES = ((0.3, 0.8, 0.1), (-2.0, 1.5, 0.0), (4.0, -3.0, 1.0))
+
+
+def above_threshold_proof_grid(
+    epsilon: float, *, bases: Sequence[tuple[float, float, float]] = PROOF_BASES, points: int = 5
+) -> dict[str, float]:
+    """The lines of :func:`above_threshold_proof` over a grid of neighbours, (g - g', f_k - f_k') on a
+    ``points`` x ``points`` grid of [-1, 1]^2 (Delta = 1) at each base point (g, f_k, T): the largest
+    value of each ratio. The proof says every one is <= 1 (``p / bound`` and ``bound / (e^eps p')``:
+    Pr[A = a] <= e^(eps/2) e^(eps/2) Pr[A' = a]; the density ratios <= e^(eps/2), reached where
+    |v_hat - v| = 2 and |t_hat - t| = 1); ``|changed - p| / p`` is the change of variables' error."""
+    worst = {"p / bound": 0.0, "bound / (e^eps p')": 0.0, "nu ratio / e^(eps/2)": 0.0,
+             "threshold ratio / e^(eps/2)": 0.0, "bottom / (e^(eps/2) bottom')": 0.0,
+             "|changed - p| / p": 0.0}
+    grid = np.linspace(-1.0, 1.0, check_positive_int(points, "points"))
+    for (g, f_k, t0), dg, df in itertools.product(bases, grid, grid):
+        r = above_threshold_proof(g, g - dg, f_k, f_k - df, t0, epsilon)
+        half = math.exp(epsilon / 2)
+        for key, value in (("p / bound", r["p"] / r["bound"]),
+                           ("bound / (e^eps p')", r["bound"] / (math.exp(epsilon) * r["p_prime"])),
+                           ("nu ratio / e^(eps/2)", r["nu_ratio"] / half),
+                           ("threshold ratio / e^(eps/2)", r["threshold_ratio"] / half),
+                           ("bottom / (e^(eps/2) bottom')", r["bottom"] / (half * r["bottom_prime"])),
+                           ("|changed - p| / p", abs(r["changed"] - r["p"]) / r["p"])):
+            worst[key] = max(worst[key], value)
+    return worst
 
 
 # ------------------------------------------------------------------ every output of a stream at once
@@ -569,3 +661,12 @@ def halting_privacy_losses(
     harder = _halting_log_probabilities(f, zero + d, zero - d, t0, noise.threshold, noise.query)
     easier = _halting_log_probabilities(f, zero - d, zero + d, t0, noise.threshold, noise.query)
     return np.maximum(np.abs(base - harder), np.abs(base - easier))
+
+
+def halting_loss_curves(variants: Sequence[str], epsilon: float, k_max: int) -> dict[str, np.ndarray]:
+    """Exact privacy loss of "bottom on queries 1..k-1, top on query k" for k = 1..k_max, on a stream
+    of zeros with threshold 0 (c = 1; Lyu, Su & Li 2017's worst case), for each variant: every k at
+    once by :func:`halting_privacy_losses` (the loss of halting at k does not depend on later queries),
+    without its all-bottom entry."""
+    zeros = np.zeros(check_positive_int(k_max, "k_max"))
+    return {v: halting_privacy_losses(v, zeros, 0.0, epsilon)[:-1] for v in variants}

@@ -7,10 +7,19 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import dplab
 from dplab import audit
-from dplab.attacks import likelihood_ratio_roc, roc_violations
+from dplab.attacks import (
+    bayes_attack,
+    likelihood_ratio_roc,
+    mechanism_roc,
+    membership_by_bin,
+    privacy_loss_samples,
+    roc_violations,
+)
+from dplab.mechanisms.gaussian import hockey_stick_samples
 from dplab.promises import tradeoff_dp, tradeoff_gdp
 
 
@@ -82,3 +91,56 @@ def test_audit_with_delta_certifies_less():
     assert with_delta.epsilon_lower <= 1.0 < plain.epsilon_lower
     with pytest.raises(ValueError, match="delta must be in"):
         audit.audit_epsilon(release, 0.0, 1.0, n_runs=10, n_pilot=10, delta=1.0)
+
+
+def test_mechanism_roc_of_randomized_response_and_the_extreme_pair_is_exact():
+    """catches: both sides sampled at D's value, or discrete thresholds off by one (no test between
+    the outputs): randomized response's one test has alpha = beta = 1 / (1 + e^eps) in closed form."""
+    flip = 1 / (1 + math.e)
+    roc = mechanism_roc(dplab.RandomizedResponse(1.0), 0, 1, 100_000, 1, confidence=0.999)
+    assert roc.thresholds.tolist() == [0.5]
+    assert roc.alpha_low[0] <= flip <= roc.alpha_high[0] and roc.beta_low[0] <= flip <= roc.beta_high[0]
+    step = dplab.EpsilonDelta(1.0, 0.05)
+    roc = mechanism_roc(step, 0, 1, 100_000, 2, confidence=0.999)
+    assert roc.thresholds.tolist() == [0.5, 1.5, 2.5]
+    alpha = 1 - np.cumsum(step.extreme_pair()[0])[:3]  # Pr_D[output >= t], summed by hand
+    assert np.all((roc.alpha_low <= alpha) & (alpha <= roc.alpha_high))
+
+
+def test_mechanism_roc_of_the_laplace_count_meets_its_closed_form():
+    """catches: D and D' swapped (every box above the curve, a test worse than guessing)."""
+    roc = mechanism_roc(dplab.Laplace(1.0, 1.0), 0.0, 1.0, 200_000, 3, n_points=30, confidence=0.999)
+    # the true (alpha, beta) of "say D' when y >= t" for Lap(0, 1) against Lap(1, 1), by scipy's cdf
+    alpha, beta = stats.laplace.sf(roc.thresholds), stats.laplace.cdf(roc.thresholds, loc=1)
+    assert np.all((roc.alpha_low <= alpha) & (alpha <= roc.alpha_high))
+    assert np.all((roc.beta_low <= beta) & (beta <= roc.beta_high))
+
+
+def test_privacy_loss_samples_give_dp_accountings_delta_and_the_kl():
+    """catches: losses drawn on D' by default (their mean is then -KL): the hockey-stick mean of 50
+    composed Laplace losses is dp_accounting's delta(1), their mean 50 KL = 50 (eps + e^-eps - 1), and
+    e^L averages 1 on D'."""
+    from dp_accounting.pld import privacy_loss_distribution as dp_pld
+
+    eps0, k = 0.1, 50
+    laplace = dplab.Laplace(1.0, eps0)
+    losses = privacy_loss_samples(laplace, np.zeros(k), np.ones(k), 400_000, 4)
+    theirs = dp_pld.from_laplace_mechanism(1 / eps0, value_discretization_interval=1e-4).self_compose(k)
+    level = 1 - 0.01 / 3
+    assert dplab.mean_ci(hockey_stick_samples(losses, 1.0), level).contains(theirs.get_delta_for_epsilon(1.0))
+    assert dplab.mean_ci(losses, level).contains(k * (eps0 + math.exp(-eps0) - 1))
+    on_prime = privacy_loss_samples(laplace, np.zeros(k), np.ones(k), 400_000, 5, on_neighbour=True)
+    assert dplab.mean_ci(np.exp(on_prime), level).contains(1.0)
+
+
+def test_the_bayes_attackers_share_per_bin_is_bayes_rule():
+    """catches: membership drawn with probability 1 - prior, or bins shifted by one edge: the share of
+    members per bin is p Q / (p Q + (1 - p) P) with P, Q the bin's Laplace probabilities (scipy's cdf)."""
+    prior, edges = 0.25, np.arange(-3.0, 4.01, 1.0)
+    member, y = bayes_attack(dplab.Laplace(1.0, 1.0), prior, 400_000, 6)
+    assert abs(member.mean() - prior) < 0.005
+    p, q = np.diff(stats.laplace.cdf(edges)), np.diff(stats.laplace.cdf(edges, loc=1))
+    truth = prior * q / (prior * q + (1 - prior) * p)
+    shares = membership_by_bin(member, y, edges, 1 - 0.01 / truth.size)
+    assert all(c.contains(t) for c, t in zip(shares, truth, strict=True))
+    assert len(membership_by_bin(member, y, [1.0, np.inf])) == 1

@@ -137,3 +137,38 @@ def test_tall_counts_two_releases_match_their_errors():
         assert np.all(r["after"] <= r["before"] + 1e-9)
     with pytest.raises(ValueError, match="release must be one of"):
         dplab.tall_counts_isotonic_trials(0.5, 10, 1, release="both")
+
+
+def test_derived_sensitivities_match_the_hand_derivation():
+    """catches: the brute force run under add/remove for both relations (neighbours not passed on),
+    or a query swapped (f2 computed as f1).
+
+    Independent: seed 000's hand derivation. Adding or removing a row changes one cell by 1: f1 = (q1, q2)
+    by 1, f2 = (q1, q1 + q2) by up to 2, the answers (q1, q1+q2, q3, q3+q4) by 2. Replacing a row moves it
+    between two cells: the cells and f1 by 2, f2 by 2 (M < 25 -> F: q1 and q1+q2 each drop 1), the
+    answers by 4 (M < 25 -> F < 25). BMI row by row has stability 1, the first 3 words stability 3."""
+    assert bmi.bmi_derived_sensitivities() == {
+        "f1 add_remove": 1, "f2 add_remove": 2, "cells add_remove": 1, "answers add_remove": 2,
+        "f1 replace": 2, "f2 replace": 2, "cells replace": 2, "answers replace": 4,
+        "bmi stability": 1, "3-words stability": 3}
+
+
+@pytest.mark.statistical
+def test_answer_mse_per_answer_matches_simulation():
+    """catches: Algorithm 2's totals given one cell's variance (w = 1 instead of 2), i.e. forgetting that
+    # M = q1 + q2 adds two independent noises.
+
+    Independent: each answer's mean squared error over 200,000 runs of the algorithms themselves, and
+    the hand values 2 (4/eps)^2 (Algorithm 1) and (2, 4, 2, 4)/eps^2 (Algorithm 2, add/remove)."""
+    t = dplab.load_yrbss()
+    truth = dplab.bmi_true_answers(t)
+    np.testing.assert_allclose(bmi.bmi_answer_mse(2, 0.5), np.array([2, 4, 2, 4]) / 0.25)
+    np.testing.assert_allclose(bmi.bmi_answer_mse(1, 2.0), np.full(4, 2 * (4 / 2.0) ** 2))
+    for alg, run, nb in ((1, dplab.bmi_algorithm_1, "add_remove"), (2, dplab.bmi_algorithm_2, "replace")):
+        kw = {"neighbours": nb} if alg == 2 else {}
+        sq = (run(t, 0.7, rng=8, size=200_000, **kw) - truth) ** 2
+        theory = bmi.bmi_answer_mse(alg, 0.7, nb)
+        for i in range(4):
+            assert dplab.mean_ci(sq[:, i], 0.9999).contains(theory[i]), (alg, i)
+    total = dplab.bmi_expected_total_error(2, 0.7, "replace")
+    assert bmi.bmi_answer_mse(2, 0.7, "replace").sum() == pytest.approx(total)

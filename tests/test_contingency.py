@@ -34,3 +34,20 @@ def test_expected_error_over_an_array_of_c():
     np.testing.assert_allclose(dplab.contingency_expected_total_error(d, 1.0, "seed003"), 4 * (d - 1) ** 3)
     np.testing.assert_allclose(dplab.contingency_expected_total_error(d, 0.5, "parallel_replace"),
                                8 * d / 0.25)
+
+
+def test_squared_errors_by_hand():
+    """catches: the error summed over the releases instead of the cells (axis 0), or the derived
+    last cell left out of the total.
+
+    Independent: seed 003's release written out in numpy with the same generator: d - 1 cells plus
+    Lap((d - 1)/eps) noise, the last cell n minus their sum; and the hand value 4 (d - 1)^3 / eps^2."""
+    from dplab.contingency import contingency_squared_errors
+
+    counts = np.array([50.0, 50.0, 50.0, 50.0, 50.0, 50.0])
+    got = contingency_squared_errors(counts, 1.0, "seed003", size=1000, rng=7)
+    first = counts[:-1] + 5.0 * np.random.default_rng(7).laplace(0, 1, size=(1000, 5))
+    last = counts.sum() - first.sum(axis=1)
+    np.testing.assert_allclose(got, np.sum((first - 50.0) ** 2, axis=1) + (last - 50.0) ** 2, rtol=1e-12)
+    big = contingency_squared_errors(counts, 1.0, "seed003", size=200_000, rng=8)
+    assert dplab.mean_ci(big, 0.9999).contains(4 * 5**3)

@@ -277,3 +277,100 @@ def test_the_noisy_histogram_quantile_inverts_its_cdf():
     assert dplab.net_mechanism.noisy_histogram_max_error_cdf(t, 8, 1000, 1.0) == pytest.approx(0.5, abs=1e-12)
     with pytest.raises(ValueError, match="q must be in"):
         dplab.net_mechanism.noisy_histogram_max_error_quantile(1.0, 8, 1000, 1.0)
+
+
+# --- the scored net, the alternatives' simulations, the panel's and the scaling figure's helpers ------
+
+def test_scored_net_error_law_against_a_brute_force_enumeration():
+    """catches: the net mechanism's law computed with Delta = 1/m (the size of the released
+    databases) instead of 1/n, equal errors left as separate levels, or a tail taken at the wrong
+    side of a level.
+
+    Brute force here: every multiset of m rows by itertools, its max error over every predicate in
+    exact fractions, weights exp(-eps n err / 2) (score -err, Delta = 1/n), summed per error."""
+    from fractions import Fraction
+
+    from dplab.net_mechanism import score_net
+
+    d, m, eps = np.array([2, 1, 1]), 3, 1.7
+    n, q = int(d.sum()), all_predicates(3)
+    errs = {}
+    for rows in itertools.combinations_with_replacement(range(3), m):
+        dp = np.bincount(rows, minlength=3)
+        err = max(abs(Fraction(int(row @ d), n) - Fraction(int(row @ dp), m)) for row in q)
+        errs[err] = errs.get(err, 0.0) + math.exp(-eps * n * float(err) / 2)
+    levels = sorted(errs)
+    total = sum(errs.values())
+    cdf = np.cumsum([errs[e] / total for e in levels])
+    state = score_net(d, q, m)
+    x, p = state.error_distribution(eps)
+    np.testing.assert_allclose(x, [float(e) for e in levels], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(p, cdf, rtol=1e-12)
+    assert state.opt == float(levels[0]) and state.net.shape[0] == net_size(3, m)
+    for i, e in enumerate(levels):
+        assert state.error_tail(eps, float(e)) == pytest.approx(1 - cdf[i], abs=1e-12)
+    assert state.error_tail(eps, float(levels[0]) / 2) == 1.0
+    draws = state.errors[state.sample(eps, size=20_000, rng=3)]
+    ci = dplab.proportion_ci(int(np.sum(draws == state.opt)), draws.size, 0.999)
+    assert ci.contains(cdf[0])
+
+
+def test_laplace_answers_max_errors_follow_the_law_of_k_laplace_maxima():
+    """catches: Laplace noise on the answers calibrated to one query's sensitivity 1/n instead of
+    the joint L1 sensitivity of all of them (2^{|X|-1}/n for every predicate: 8/n at |X| = 4), or a
+    quantile that swaps q and 1 - q.
+
+    Independent: the CDF (1 - e^{-t/b})^k of the max of k iid |Lap(b)| (|Lap(b)| is Exponential(b)),
+    b = 8/(n eps); a Kolmogorov-Smirnov test of the draws; the quantile by brentq on that CDF."""
+    from scipy import optimize
+
+    from dplab.net_mechanism import laplace_answers_max_error_quantile, laplace_answers_max_errors
+
+    d, eps = np.array([3, 4, 1, 2]), 0.7
+    n, q = int(d.sum()), all_predicates(4)
+    b, k = 8 / (n * eps), q.shape[0]
+
+    def cdf(t):
+        return (-np.expm1(-np.asarray(t) / b)) ** k
+
+    draws = laplace_answers_max_errors(d, q, eps, draws=20_000, rng=4)
+    assert stats.kstest(draws, cdf).pvalue > 1e-3
+    for level in (0.1, 0.5, 0.9):
+        root = optimize.brentq(lambda t, level=level: cdf(t) - level, 0.0, 100 * b, xtol=1e-14)
+        assert laplace_answers_max_error_quantile(level, k, 8 / n, eps) == pytest.approx(root, rel=1e-9)
+
+
+def test_noisy_histogram_max_errors_at_its_replace_one_scale():
+    """catches: the noisy histogram at Lap(1/(n eps)) per cell (add/remove's sensitivity) where
+    replace-one with public n moves two cells (Lap(2/(n eps))).
+
+    Independent: on a one-element universe the class {empty, X} has max error |Z|, which is
+    Exponential(2/(n eps)); on |X| = 3 the draws against the exact law over every predicate."""
+    from dplab.net_mechanism import noisy_histogram_max_errors
+
+    one = noisy_histogram_max_errors(np.array([10]), all_predicates(1), 0.5, draws=20_000, rng=5)
+    assert stats.kstest(one, stats.expon(scale=2 / (10 * 0.5)).cdf).pvalue > 1e-3
+    three = noisy_histogram_max_errors(np.array([4, 3, 3]), all_predicates(3), 1.0, draws=20_000, rng=6)
+    assert stats.kstest(three, lambda t: noisy_histogram_max_error_cdf(t, 3, 10, 1.0)).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("k", [2, 4, 8])
+@pytest.mark.parametrize("max_size", [3, 100, 150_000])
+def test_largest_net_m_is_the_last_m_within_the_size(k, max_size):
+    """catches: an off-by-one that returns the first m whose net is already too large."""
+    from dplab.net_mechanism import largest_net_m
+
+    m = largest_net_m(k, max_size, m_max=500)
+    assert m == 1 or math.comb(k + m - 1, m) <= max_size
+    assert m == 500 or math.comb(k + m, m + 1) > max_size
+
+
+def test_scoring_time_is_log10_of_net_size_times_queries_over_rate():
+    """catches: the running time in natural log (ln |N| not divided by ln 10).
+
+    Independent: exact integers, log10(C(|X| + m - 1, m) |C| / rate) with math.comb."""
+    from dplab.net_mechanism import net_scoring_log10_seconds
+
+    for k, m, c in ((8, 20, 256), (1000, 7, 10**5), (2**20, 30, 10)):
+        exact = math.log10(math.comb(k + m - 1, m) * c) - math.log10(5e8)
+        assert net_scoring_log10_seconds(k, m, c, 5e8) == pytest.approx(exact, rel=1e-9)

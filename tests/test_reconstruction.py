@@ -433,3 +433,77 @@ def test_the_least_squares_design_is_the_attack_at_every_noise_level():
             assert design.shares(kind, scale).shape == (5,)
     with pytest.raises(ValueError, match="one row per query"):
         dplab.reconstruction.least_squares_design(a, x, {"uniform": np.zeros((m - 1, 2))})
+
+
+def test_least_squares_on_dp_answers_is_the_formula_at_each_splits_noise():
+    """catches: the split's noise scale taken for its sd (Laplace's sqrt 2 dropped), or the zCDP split's
+    rho spread over the queries the wrong way. Closed forms here, derived without dp_answer_noise:
+    basic sd = sqrt(2) m / eps; advanced sd = sqrt(2) / eps0 with eps0 the root (brentq) of DRV's
+    sqrt(2 m L) eps0 + m eps0 (e^eps0 - 1) = eps; zCDP sigma = sqrt(m / (2 rho)), rho = (sqrt(L + eps) -
+    sqrt(L))^2, L = ln(1/delta); each into Phi(sqrt(m - n) / (4 sd))."""
+    n, m, delta = 256, 512, 1e-6
+    log_inv = math.log(1 / delta)
+
+    def share(sd):
+        return stats.norm.cdf(math.sqrt(m - n) / (4 * sd))
+
+    for eps in (0.5, 30.0, 400.0):
+        def drv(e, eps=eps):  # Dwork, Rothblum & Vadhan's total epsilon of m steps of e, minus the target
+            return math.sqrt(2 * m * log_inv) * e + m * e * math.expm1(e) - eps
+
+        eps0 = optimize.brentq(drv, 0, 10, xtol=1e-15)
+        rho = (math.sqrt(log_inv + eps) - math.sqrt(log_inv)) ** 2
+        expected = {"basic": share(math.sqrt(2) * m / eps), "advanced": share(math.sqrt(2) / eps0),
+                    "zcdp": share(math.sqrt(m / (2 * rho)))}
+        for split, value in expected.items():
+            got = dplab.reconstruction.ls_recovery_theory_dp(n, m, eps, split=split,
+                                                             delta=None if split == "basic" else delta)
+            assert isinstance(got, float) and got == pytest.approx(value, rel=1e-9), (eps, split)
+    many = dplab.reconstruction.ls_recovery_theory_dp(n, m, np.array([0.5, 30.0, 400.0]), split="zcdp",
+                                                      delta=delta)
+    assert many.shape == (3,) and np.all(np.diff(many) > 0)
+    with pytest.raises(ValueError, match="leave delta=None"):
+        dplab.reconstruction.ls_recovery_theory_dp(n, m, 1.0, split="basic", delta=delta)
+
+
+def test_the_k_ary_attacks_succeed_as_their_closed_forms_say():
+    """catches: the Gaussian release shifted by mu instead of mu/sqrt(2) (two secrets mu apart), or
+    randomized response's output compared with another secret than the one it released. Closed forms
+    here: K = 2, the argmax is right when N(s, 1) - N(0, 1) > 0: Phi(s / sqrt 2) = Phi(mu / 2);
+    randomized response keeps the secret with e^eps / (e^eps + K - 1)."""
+    draws, eps, mu = 200_000, 1.5, 1.5
+    for k, argmax in ((2, stats.norm.cdf(mu / 2)), (10, argmax_guess_success(mu, 10))):
+        rr, gdp = dplab.reconstruction.k_ary_attack_successes(k, draws, epsilon=eps, mu=mu, rng=17 + k)
+        keep = math.exp(eps) / (math.exp(eps) + k - 1)
+        assert dplab.proportion_ci(rr, draws, LEVEL).contains(keep), (k, rr)
+        assert dplab.proportion_ci(gdp, draws, LEVEL).contains(argmax), (k, gdp)
+    assert dplab.reconstruction.k_ary_attack_successes(4, 50, epsilon=1.0, mu=0.0, rng=3) == \
+        dplab.reconstruction.k_ary_attack_successes(4, 50, epsilon=1.0, mu=0.0, rng=3)
+    with pytest.raises(ValueError, match="n_values"):
+        dplab.reconstruction.k_ary_attack_successes(0, 10, epsilon=1.0, mu=1.0)
+
+
+def test_the_exhaustive_experiment_is_a_brute_force_search_within_4e():
+    """catches: the random-noise and adversarial columns swapped, or the wrong bits counted against
+    another database than the secret. Independent here: a pure-Python search over every database c in
+    the order j = sum c_i 2^i for the first with every subset sum within E of its answer."""
+    n, secrets, seed = 6, 4, 5
+    subsets = [[i for i in range(n) if (j >> i) & 1] for j in range(2**n)]
+
+    def consistent(j, answers, bound):  # database j's every subset sum within E of its answer
+        return all(abs(sum((j >> i) & 1 for i in subset) - y) <= bound
+                   for subset, y in zip(subsets, answers, strict=True))
+
+    q = all_subset_queries(n)
+    for bound in (1.0, 2.0):
+        wrong = dplab.reconstruction.exhaustive_attack_errors(n, bound, secrets=secrets, seed=seed)
+        assert wrong.shape == (secrets, 2) and np.all(wrong <= 4 * bound)
+        for s in range(secrets):
+            x = np.random.default_rng([seed, s]).integers(0, 2, n)
+            random = answer_queries(q, x, scale=bound, rng=np.random.default_rng([seed, s, 1]))
+            adversarial = adversarial_answers(q, x, bound, rng=np.random.default_rng([seed, s, 2]))[0]
+            for column, y in enumerate((random, adversarial)):
+                first = next(j for j in range(2**n) if consistent(j, y, bound))
+                missed = sum(((first >> i) & 1) != x[i] for i in range(n))
+                assert wrong[s, column] == missed, (bound, s, column)
+    assert dplab.reconstruction.exhaustive_attack_errors(6, 2.0, secrets=4, seed=5)[:, 1].sum() > 0

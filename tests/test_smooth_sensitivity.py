@@ -163,3 +163,52 @@ def test_the_smooth_release_rmse_is_its_simulated_error():
     errors = smooth_sensitivity.median_release_smooth(x, 1.0, 2.2, 0.5, 1e-6, size=200_000, rng=5) \
         - _lower_median(np.clip(x, 1.0, 2.2))
     assert dplab.mean_ci(errors**2, 0.999).contains(rmse**2)
+
+
+def test_smooth_sensitivity_by_definition_is_the_max_over_every_distance():
+    """catches: the definition's weights off by one k (e^(-(k+1) beta) A_k), or a window of A_k shifted
+    by one order statistic; against max_k e^(-k beta) A_k with each A_k from median_sensitivity_at_distance
+    (itself checked by brute force above) and against the divide and conquer."""
+    rng = np.random.default_rng(7)
+    betas = [0.01, 0.3, 2.0]
+    for _ in range(60):
+        n = int(rng.integers(1, 40))
+        x = np.round(rng.normal(2.0, 0.8, n), 1)
+        got = smooth_sensitivity.median_smooth_sensitivity_by_definition(x, 0, 4, betas)
+        for beta, s in zip(betas, got, strict=True):
+            direct = max(math.exp(-k * beta) * median_sensitivity_at_distance(x, 0, 4, k)
+                         for k in range(n + 2))
+            assert s == pytest.approx(direct, rel=1e-12), (x, beta)
+            assert s == pytest.approx(median_smooth_sensitivity(x, 0, 4, beta), rel=1e-12)
+
+
+def test_the_smoothness_ratio_is_the_largest_log_change_over_beta_both_ways():
+    """catches: a ratio without the absolute value (only neighbours whose S* grew would count); by
+    hand from the direct maximum over k, on every replace-one neighbour by 0 or 4, and at most 1."""
+    rng = np.random.default_rng(8)
+    beta = 0.4
+
+    def direct(y) -> float:
+        return max(math.exp(-k * beta) * median_sensitivity_at_distance(y, 0, 4, k)
+                   for k in range(len(y) + 2))
+
+    falls = 0  # cases where the largest change is a fall of S*: the absolute value matters there
+    for _ in range(30):
+        x = rng.integers(0, 5, int(rng.integers(2, 10))).astype(float)
+        neighbours = smooth_sensitivity.replace_one_neighbours(x, [0.0, 4.0])
+        logs = [math.log(direct(y) / direct(x)) for y in neighbours]
+        got = smooth_sensitivity.median_smoothness_ratio(x, 0, 4, beta)
+        assert got == pytest.approx(max(map(abs, logs)) / beta, rel=1e-9) and got <= 1 + 1e-9, x
+        falls += -min(logs) > max(logs)
+    assert falls >= 3
+
+
+def test_the_global_release_rmse_is_the_laplace_second_moment_by_quadrature():
+    """catches: the global release's rmse without the sqrt(2) (the Laplace scale taken for its rmse)."""
+    from scipy import integrate, stats
+
+    for low, high, eps in ((1.0, 2.2, 0.1), (0.0, 4.0, 1.0), (-1.0, 1.0, 3.0)):
+        b = (high - low) / eps
+        second = integrate.quad(lambda z, b=b: z**2 * stats.laplace.pdf(z, scale=b), -np.inf, np.inf)[0]
+        assert smooth_sensitivity.median_global_release_rmse(low, high, eps) == pytest.approx(
+            math.sqrt(second), rel=1e-9)

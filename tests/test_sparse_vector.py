@@ -12,12 +12,19 @@ from scipy import integrate, stats
 
 import dplab
 from dplab.sparse_vector import (
+    PROOF_BASES,
     above_threshold,
     above_threshold_conditional_probability,
     above_threshold_proof,
+    above_threshold_proof_grid,
     exact_privacy_loss,
+    halting_loss_curves,
     halting_privacy_losses,
+    halting_probabilities,
+    naive_above_threshold_epsilon,
     output_log_probability,
+    output_sampler,
+    pair_privacy_loss,
     sparse_vector,
     variant_noise,
 )
@@ -210,3 +217,86 @@ def test_above_threshold_stays_within_epsilon_on_long_streams():
         halting_privacy_losses("noisy_value", np.zeros(3), 0.0, 1.0)
     no_halting = halting_privacy_losses("no_halting", np.zeros(5), 0.0, 1.0)
     assert no_halting[3] == pytest.approx(exact_privacy_loss("no_halting", np.zeros(4), 0.0, 1.0))
+
+
+def test_naive_epsilon_is_k_times_the_loss_of_one_comparison():
+    """catches: the naive bound charged at the threshold noise's scale (k eps/2) rather than the
+    query noise's Lap(4/eps), or without the factor k"""
+    for eps in (0.5, 1.0, 3.0):
+        # one comparison f + Lap(4/eps) >= t given t, on neighbours f = 0 and f' = 1: the largest
+        # |ln| ratio of its two outputs over t, from scipy's Laplace
+        t = np.linspace(-30.0, 30.0, 6001)
+        top = np.abs(stats.laplace.logsf(t, scale=4 / eps) - stats.laplace.logsf(t - 1, scale=4 / eps))
+        bottom = np.abs(stats.laplace.logcdf(t, scale=4 / eps) - stats.laplace.logcdf(t - 1, scale=4 / eps))
+        one = max(top.max(), bottom.max())
+        for k in (1, 3, 40):
+            assert naive_above_threshold_epsilon(k, eps) == pytest.approx(k * one, rel=1e-9)
+
+
+def test_halting_probabilities_sum_to_one_and_match_quad():
+    """catches: an off-by-one output (halting at query i + 1 reported for i) or a missing 'never halts'
+    entry: the probabilities of all outputs must sum to 1, each equal to scipy's quad"""
+    f, threshold, eps = np.array([0.3, -0.5, 1.2, 0.0]), 0.4, 0.8
+    probs = halting_probabilities("above_threshold", f, threshold, eps)
+    assert probs.shape == (5,) and probs.sum() == pytest.approx(1.0, rel=1e-9)
+    scales = variant_noise("above_threshold", eps)
+    for i in range(4):
+        output = [False] * i + [True]
+        assert math.log(probs[i]) == pytest.approx(
+            _quad_log_probability(f, threshold, scales["threshold"], scales["query"], output), rel=1e-9)
+    assert halting_probabilities("lyu_alg1", f, threshold, eps).sum() == pytest.approx(1.0, rel=1e-9)
+
+
+def test_halting_loss_curves_are_each_halting_output_on_zeros():
+    """catches: the all-bottom entry of halting_privacy_losses kept (a curve one longer whose last
+    point is the never-halting loss) or a stream other than zeros with T = 0"""
+    curves = halting_loss_curves(("above_threshold", "lee_clifton"), 1.0, 7)
+    for variant, curve in curves.items():
+        assert curve.shape == (7,)
+        for k in (1, 4, 7):
+            assert curve[k - 1] == pytest.approx(exact_privacy_loss(variant, np.zeros(k), 0.0, 1.0), rel=1e-9)
+    long = halting_loss_curves(("lee_clifton",), 1.0, 1000)["lee_clifton"]
+    assert long[-1] == pytest.approx((1 + 6) / 4, rel=1e-6)  # Lyu et al.: levels off at (1 + 6c)/4 eps
+
+
+def test_proof_grid_reaches_the_proofs_bounds_at_the_corners():
+    """catches: a grid that moves the neighbours one way only (np.linspace(0, 1)), which never reaches
+    the shifts |v_hat - v| = 2 and |t_hat - t| = 1 where the density ratios equal e^(eps/2)"""
+    for eps in (0.4, 1.5):
+        worst = above_threshold_proof_grid(eps)
+        assert worst["nu ratio / e^(eps/2)"] == pytest.approx(1.0, rel=1e-9)
+        assert worst["threshold ratio / e^(eps/2)"] == pytest.approx(1.0, rel=1e-9)
+        assert worst["|changed - p| / p"] < 1e-9 and worst["p / bound"] <= 1 + 1e-9
+        # Pr[all bottom] = Pr[That > g] from scipy, over the same grid of g - g'
+        bottom = max(stats.laplace.sf(g - t0, scale=2 / eps) / stats.laplace.sf(g - dg - t0, scale=2 / eps)
+                     for (g, _, t0), dg in itertools.product(PROOF_BASES, np.linspace(-1, 1, 5)))
+        assert worst["bottom / (e^(eps/2) bottom')"] == pytest.approx(bottom / math.exp(eps / 2), rel=1e-9)
+
+
+def test_output_sampler_reports_no_top_as_minus_one():
+    """catches: the first top taken as argmax alone, so a run without a top counts as halting at
+    query 1 (checked against the exact probabilities of halting first and of never halting)"""
+    f, runs = np.array([-3.0, -2.0, -3.0]), 100_000
+    for variant in ("above_threshold", "lyu_alg1", "lee_clifton"):
+        first = output_sampler(variant, 1.0)(f, runs, np.random.default_rng(5))
+        probs = halting_probabilities(variant, f, 0.0, 1.0)
+        for event, p in ((0, probs[0]), (-1, probs[-1])):
+            assert dplab.proportion_ci(int(np.sum(first == event)), runs, 0.999).contains(p), (variant, event)
+    rows = output_sampler("no_halting", 1.0)(f, 10, np.random.default_rng(5))
+    assert rows.shape == (10, 3) and rows.dtype == bool
+
+
+def test_pair_privacy_loss_against_quad():
+    """catches: the never-halting output left out of the largest |log ratio| (on this pair it is the
+    largest), each output's probability from scipy's quad"""
+    d, d_prime, eps = np.zeros(3), np.ones(3), 0.7
+    scales = variant_noise("above_threshold", eps)
+    outputs = [[False] * i + [True] for i in range(3)] + [[False] * 3]
+    expected = max(abs(_quad_log_probability(d, 0.0, scales["threshold"], scales["query"], o)
+                       - _quad_log_probability(d_prime, 0.0, scales["threshold"], scales["query"], o))
+                   for o in outputs)
+    assert pair_privacy_loss("above_threshold", d, d_prime, 0.0, eps) == pytest.approx(expected, rel=1e-8)
+    assert pair_privacy_loss("above_threshold", d, d_prime, 0.0, eps) <= \
+        exact_privacy_loss("above_threshold", d, 0.0, eps, output=np.zeros(3, dtype=bool)) + 1e-12
+    with pytest.raises(ValueError, match="halting variant"):
+        pair_privacy_loss("no_halting", d, d_prime, 0.0, eps)

@@ -32,7 +32,7 @@ Sources:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from dplab._checks import check_delta, check_epsilon, check_positive, check_rho, check_sensitivity
@@ -40,7 +40,7 @@ from dplab.accounting.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
 from dplab.mechanisms.base import Mechanism
 from dplab.mechanisms.gaussian import Gaussian
 
-__all__ = ["BasicFilter", "ZCDPFilter"]
+__all__ = ["BasicFilter", "ZCDPFilter", "filter_trace"]
 
 
 def _exact(value: float) -> Fraction:
@@ -341,3 +341,11 @@ class ZCDPFilter:
             budget += f", delta={self._delta!r}, epsilon={self.epsilon()!r}"
         return (f"ZCDPFilter({budget}, spent={self.spent!r}, remaining={self.remaining!r}, "
                 f"halted={self.halted})")
+
+
+def filter_trace(filt: BasicFilter | ZCDPFilter, requests: Iterable[float | Mechanism]
+                 ) -> list[tuple[bool, float]]:
+    """Send ``requests`` (costs or mechanism descriptions) to ``filt`` in order and return, for each,
+    (its answer, the total spent after it): the record of an adaptive sequence. Rogers, Roth, Ullman &
+    Vadhan (2016): True while sum of the accepted costs + the request <= the budget, then False for good."""
+    return [(filt.request(r), filt.spent) for r in requests]

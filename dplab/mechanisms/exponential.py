@@ -26,6 +26,11 @@ estimates from one place.
   with Exponential Noise", arXiv:2105.07260, 2021), and its expected score is never below
   the exponential mechanism's (McKenna & Sheldon, Thm 2).
 
+The three are one description, :class:`ReportNoisyMax` (noise, scale): ``ExponentialMechanism``
+is its Gumbel case and ``PermuteAndFlip`` its exponential case, each with its own sampler; all
+three give their exact output probabilities, expected shortfall OPT - E[s] and privacy loss on a
+pair of neighbouring score vectors.
+
 Exact RNM probabilities (:func:`report_noisy_max_probabilities`) are the integrals
 Pr[r] = int f(x - s_r) prod_{j != r} F(x - s_j) dx: softmax for Gumbel noise, a polynomial
 integrated exactly by Gauss-Legendre for exponential noise, and for Laplace noise a
@@ -38,6 +43,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -53,9 +59,13 @@ from dplab._checks import (
     check_rng,
     check_sensitivity,
 )
+from dplab.mechanisms.base import Mechanism
 
 __all__ = [
     "RNM_NOISES",
+    "ExponentialMechanism",
+    "PermuteAndFlip",
+    "ReportNoisyMax",
     "exponential_mechanism",
     "exponential_mechanism_stream",
     "exponential_probabilities",
@@ -458,3 +468,94 @@ def max_privacy_loss(probabilities: ArrayLike, neighbour_probabilities: ArrayLik
     if not both.any():
         return 0.0
     return float(np.max(np.abs(np.log(p[both]) - np.log(q[both]))))
+
+
+# ---------------------------------------------------------------------------------------
+# The description objects
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReportNoisyMax(Mechanism):
+    """Report noisy max, argmax_r (s_r + Z_r) with Z_r iid ``noise`` of scale b = 2 Delta/eps, or
+    Delta/eps when ``monotone`` (:func:`report_noisy_max_scale`; Dwork & Roth, Claim 3.9).
+    epsilon-DP for scores of sensitivity Delta, and for ``monotone=True`` only when the scores
+    move in one direction between neighbours: :meth:`max_privacy_loss` on a non-monotone pair
+    shows Laplace noise at Delta/eps losing 2 eps - ln(1 + eps) > eps."""
+
+    sensitivity: float
+    epsilon: float
+    noise: str = "laplace"
+    monotone: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sensitivity", check_sensitivity(self.sensitivity))
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        object.__setattr__(self, "noise", check_choice(self.noise, RNM_NOISES, "noise"))
+        object.__setattr__(self, "monotone", _check_bool(self.monotone, "monotone"))
+
+    @property
+    def scale(self) -> float:
+        """The noise scale b: 2 Delta/eps, or Delta/eps for monotone scores."""
+        return report_noisy_max_scale(self.sensitivity, self.epsilon, self.monotone)
+
+    def probabilities(self, scores: ArrayLike) -> np.ndarray:
+        """The exact Pr[output = r] for each candidate (:func:`report_noisy_max_probabilities`)."""
+        return report_noisy_max_probabilities(scores, self.scale, self.noise)
+
+    def sample(self, scores: ArrayLike, rng: np.random.Generator | int | None = None, *,
+               size: int | tuple[int, ...] | None = None) -> int | np.ndarray:
+        """The index of the candidate released (:func:`report_noisy_max`)."""
+        return report_noisy_max(scores, self.sensitivity, self.epsilon, noise=self.noise,
+                                monotone=self.monotone, size=size, rng=rng)
+
+    def expected_shortfall(self, scores: ArrayLike) -> float:
+        """OPT - E[s_output] = max_r s_r - sum_r Pr[r] s_r: how much worse than the best candidate,
+        on average (for the exponential mechanism at most (2 Delta/eps)(ln|R| + 1), Dwork & Roth
+        Thm 3.11 integrated over t)."""
+        s = _check_scores(scores)
+        return float(s.max() - self.probabilities(s) @ s)
+
+    def max_privacy_loss(self, scores: ArrayLike, neighbour_scores: ArrayLike) -> float:
+        """max_r |ln Pr[r | s] - ln Pr[r | s']| on one pair of neighbouring score vectors: the
+        smallest eps for which this pair satisfies eps-DP (:func:`max_privacy_loss`)."""
+        return max_privacy_loss(self.probabilities(scores), self.probabilities(neighbour_scores))
+
+    def epsilon_delta(self) -> tuple[float, float]:
+        """(epsilon, 0): pure epsilon-DP (with ``monotone``, for monotone scores only)."""
+        return self.epsilon, 0.0
+
+
+@dataclass(frozen=True)
+class ExponentialMechanism(ReportNoisyMax):
+    """The exponential mechanism, Pr[r] proportional to exp(eps s_r / (2 Delta)) (Dwork & Roth,
+    Def. 3.4), or exp(eps s_r / Delta) for monotone scores (their remark after Thm 3.10): report
+    noisy max with Gumbel noise of the same scale. Probabilities by :func:`exponential_probabilities`
+    (log-sum-exp), draws by inverse CDF (:func:`exponential_mechanism`)."""
+
+    noise: str = field(default="gumbel", init=False)
+
+    def _halved(self) -> float:
+        """The sensitivity that gives exp(eps s / (2 Delta')) its scale b: Delta/2 when monotone."""
+        return self.sensitivity / 2 if self.monotone else self.sensitivity
+
+    def probabilities(self, scores: ArrayLike) -> np.ndarray:
+        return exponential_probabilities(scores, self._halved(), self.epsilon)
+
+    def sample(self, scores: ArrayLike, rng: np.random.Generator | int | None = None, *,
+               size: int | tuple[int, ...] | None = None) -> int | np.ndarray:
+        return exponential_mechanism(scores, self._halved(), self.epsilon, size=size, rng=rng)
+
+
+@dataclass(frozen=True)
+class PermuteAndFlip(ReportNoisyMax):
+    """Permute-and-flip (McKenna & Sheldon 2020, Algorithm 1), exactly report noisy max with
+    exponential noise of the same scale (Ding et al. 2021): draws run the algorithm literally
+    (:func:`permute_and_flip`)."""
+
+    noise: str = field(default="exponential", init=False)
+
+    def sample(self, scores: ArrayLike, rng: np.random.Generator | int | None = None, *,
+               size: int | tuple[int, ...] | None = None) -> int | np.ndarray:
+        return permute_and_flip(scores, self.sensitivity, self.epsilon, monotone=self.monotone, size=size,
+                                rng=rng)

@@ -32,6 +32,7 @@ from dplab._checks import (
     check_epsilon,
     check_nonnegative,
     check_positive,
+    check_positive_int,
     check_renyi_order,
     check_rho,
     check_rng,
@@ -52,6 +53,7 @@ __all__ = [
     "gaussian_mechanism",
     "gaussian_mse",
     "gaussian_privacy_loss",
+    "gaussian_privacy_loss_samples",
     "gaussian_sigma",
     "gaussian_sigma_zcdp",
     "gaussian_tail_bound",
@@ -207,6 +209,16 @@ def hockey_stick_samples(loss: ArrayLike, epsilon: float) -> np.ndarray:
     Theorem 5). Works for any mechanism whose loss one can sample."""
     epsilon = check_epsilon(epsilon)
     return np.maximum(0.0, -np.expm1(epsilon - np.asarray(loss, dtype=float)))
+
+
+def gaussian_privacy_loss_samples(sigma: float, sensitivity: float, size: int,
+                                  rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """``size`` draws of the Gaussian mechanism's privacy loss L(Y), Y drawn on D (f(D) = 0, f(D') =
+    Delta): Y = ``gaussian_mechanism(0, sigma)``, then :func:`gaussian_privacy_loss`. L is N(r, 2r)
+    with r = Delta^2 / (2 sigma^2) (Balle & Wang 2018, Lemma 3); :func:`hockey_stick_samples` of them
+    average to :func:`gaussian_delta`."""
+    y = gaussian_mechanism(0.0, sigma, size=check_positive_int(size, "size"), rng=rng)
+    return gaussian_privacy_loss(y, sigma, sensitivity)
 
 
 @dataclass(frozen=True)

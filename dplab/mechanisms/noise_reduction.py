@@ -43,6 +43,8 @@ from dplab._checks import (
 from dplab.mechanisms._noise import noise_shape
 
 __all__ = [
+    "brownian_lookahead_loss",
+    "brownian_martingale_terms",
     "brownian_noise_reduction",
     "brownian_privacy_loss",
     "brownian_rho",
@@ -290,3 +292,43 @@ def brownian_stopped_loss(
     at_stop = np.take_along_axis(noise, level[..., None], axis=-1)[..., 0]
     stopped_time = times[level]
     return as_result(stopped_time), brownian_privacy_loss(at_stop, stopped_time, sensitivity)
+
+
+def brownian_martingale_terms(time: ArrayLike, loss: ArrayLike, sensitivity: float, lam: float
+                              ) -> float | np.ndarray:
+    """exp(lambda L - lambda (lambda + 1) rho_T) with rho_T = Delta^2 / (2T), per draw: the terms whose
+    mean is 1 when T is a stopping time and L the loss of :func:`brownian_privacy_loss` at T, e.g. the
+    (T, L) of :func:`brownian_stopped_loss`, in that order (seed 002, Rogers et al. 2023: the martingale
+    behind the unified filter; in time inversion s = 1/T it is the exponential martingale
+    exp(-lambda Delta X_s - (lambda Delta)^2 s / 2) of :func:`brownian_privacy_loss`). ``lam`` > 0."""
+    rho = brownian_rho(sensitivity, time)
+    lam = check_positive(lam, "lam")
+    return as_result(np.exp(lam * np.asarray(loss, dtype=float) - lam * (lam + 1) * rho))
+
+
+def brownian_lookahead_loss(
+    value: ArrayLike,
+    sensitivity: float,
+    times: ArrayLike,
+    *,
+    size: int | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> tuple[float | np.ndarray, float | np.ndarray]:
+    """(T, L) of a Brownian noise reduction stopped by an *illegal* rule that peeks ahead: at the first
+    level i whose next released value y_{i+1} exceeds y_i (at the last level if none does).
+
+    The rule looks at a future output, so i is not a stopping time (seed 002, Definition 4.3) and the
+    identity E[exp(lambda L - lambda (lambda + 1) rho_T)] = 1 fails (the mean exceeds 1 on notebook 6's
+    schedule): the negative control of the martingale check. L is :func:`brownian_privacy_loss` at T;
+    the same ``rng`` gives the same paths as :func:`brownian_noise_reduction`. Shapes as there, without
+    the levels axis.
+    """
+    sensitivity = check_sensitivity(sensitivity)
+    times = _check_schedule(times, "times", increasing=False)
+    rng = check_rng(rng)
+    noise = _brownian_path(times, noise_shape(value, size), rng)
+    released = np.asarray(value, dtype=float)[..., None] + noise
+    ahead = released[..., 1:] > released[..., :-1]
+    level = np.where(ahead.any(axis=-1), ahead.argmax(axis=-1), times.size - 1)
+    at_stop = np.take_along_axis(noise, np.asarray(level)[..., None], axis=-1)[..., 0]
+    return as_result(times[level]), brownian_privacy_loss(at_stop, times[level], sensitivity)

@@ -59,10 +59,12 @@ __all__ = [
     "dawa_partition",
     "dawa_releases",
     "interval_costs",
+    "noiseless_partition",
     "partition_noise_scale",
     "partition_penalty",
     "spread",
     "spread_error",
+    "spread_error_draws",
 ]
 
 
@@ -205,6 +207,14 @@ def _noisy_partitions(x: np.ndarray, epsilon1: float, penalty: float, draws: int
     return _best_partitions(noisy, penalty)
 
 
+def noiseless_partition(x: ArrayLike, epsilon: float, share: float = 0.25) -> list[tuple[int, int]]:
+    """The partition DAWA's first stage aims at: the least *true* cost dev(B) + partition_penalty(eps1,
+    eps2) per bucket, eps1 = share * epsilon, eps2 = (1 - share) * epsilon (``dawa_partition``
+    without the cost noise; not private: for studying the second stage on a fixed partition)."""
+    eps1, eps2 = _budgets(epsilon, share)
+    return best_partition(interval_costs(x), partition_penalty(eps1, eps2))
+
+
 def dawa_partition(x: ArrayLike, epsilon: float, share: float = 0.25, *, penalty: float | None = None,
                    rng=None) -> list[tuple[int, int]]:
     """The private partition: least noisy cost, noise Lap(4/eps1) on every candidate interval,
@@ -285,6 +295,16 @@ def spread_error(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float) 
     rise = (length + 1) * (2 * length + 1) / (6 * length)
     column = (x.size + 1) * (rise + after) - ((length + 1) / 2 + after) ** 2
     return bias, 2.0 / epsilon2**2 * float(column.sum())
+
+
+def spread_error_draws(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float, *, size: int,
+                       rng=None) -> np.ndarray:
+    """The error per range query, sum over all k(k+1)/2 ranges of (estimate - truth)^2 / (k(k+1)/2),
+    of ``size`` drawn runs of ``spread`` (identity) on the fixed partition ``buckets``: their mean
+    estimates ``spread_error``'s (bias^2 + variance) / (k(k+1)/2)."""
+    x = _check_bins(x)
+    _, estimates = spread(x, buckets, epsilon2, size=check_positive_int(size, "size"), rng=rng)
+    return all_range_total_error(estimates - x) / n_ranges(x.size)
 
 
 @dataclass(frozen=True)

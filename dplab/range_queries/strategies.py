@@ -42,7 +42,12 @@ from numpy.typing import ArrayLike
 
 from dplab._checks import check_branching, check_choice, check_epsilon, check_positive_int, check_rng
 from dplab.mechanisms.laplace import laplace_mse
-from dplab.range_queries.errors import all_range_total_error, all_ranges_gram, prefix_sums
+from dplab.range_queries.errors import (
+    all_range_total_error,
+    all_ranges_gram,
+    prefix_sums,
+    range_error_by_length,
+)
 from dplab.range_queries.histograms import check_histogram
 
 __all__ = [
@@ -54,6 +59,7 @@ __all__ = [
     "WaveletStrategy",
     "consistent_tree_estimate",
     "range_strategy",
+    "simulated_unit_errors",
     "tree_height",
 ]
 
@@ -526,3 +532,19 @@ def range_strategy(name: str, k: int, branching: int = 2, include_root: bool = F
         return HierarchyStrategy(k, branching, include_root)
     check_branching(branching)
     return _CLASSES[name](k)
+
+
+def simulated_unit_errors(
+    strategy: RangeStrategy, trials: int, rng=None, *, inference: bool = False
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``trials`` releases of the strategy at sensitivity/epsilon = 1 (Lap(1) noise on every
+    measurement, so multiply by (Delta/eps)^2 for another epsilon): the total squared error over
+    all ranges of each release (mean 2 ``error_units(inference)``: Lap(1) has variance 2), and the
+    mean squared error by range length L = 1..k of the least-squares answers (for identity 2L), or
+    None when the answers are the strategy's own sums (``answers_directly`` without inference)."""
+    zero = np.zeros(strategy.k)
+    y = strategy.measure(zero, strategy.sensitivity, rng=rng, size=check_positive_int(trials, "trials"))
+    totals = strategy.total_error(y, zero, inference=inference)
+    if strategy.answers_directly and not inference:
+        return totals, None
+    return totals, range_error_by_length(strategy.reconstruct(y)).mean(axis=0)

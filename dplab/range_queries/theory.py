@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 
 from dplab._checks import check_branching, check_epsilon, check_positive_int
 from dplab.mechanisms.laplace import laplace_mse
-from dplab.range_queries.errors import n_ranges
+from dplab.range_queries.errors import all_range_total_error, n_ranges
 from dplab.range_queries.strategies import RangeStrategy, range_strategy, tree_height
 
 __all__ = [
@@ -24,9 +24,11 @@ __all__ = [
     "expected_total_error",
     "hierarchy_crossover_any_k",
     "hierarchy_crossover_k",
+    "hierarchy_crossover_k_by_columns",
     "hierarchy_max_range_error",
     "hierarchy_max_range_nodes",
     "hierarchy_node_variance",
+    "hierarchy_units_by_columns",
     "seed_error_orders",
 ]
 
@@ -98,6 +100,27 @@ def hierarchy_crossover_k(branching: int = 2, include_root: bool = False, max_he
                 expected_total_error("identity", k, 1.0):
             return k
     raise ValueError(f"no crossover up to {b}^{max_height} bins")
+
+
+def hierarchy_units_by_columns(k: int, branching: int = 2, include_root: bool = False) -> float:
+    """||W A^+||_F^2 of the b-ary hierarchy column by column: Hay et al. (2010)'s inference applied
+    to a unit error at each node m in turn, sum_m ||W A^+ e_m||^2, each column scored over all ranges
+    with :func:`~dplab.range_queries.errors.all_range_total_error`. O(k^2): a second computation of
+    ``error_units(inference=True)`` (the spectral form of Li, Miklau et al. 2010), independent of it."""
+    s = range_strategy("hierarchy", k, branching, include_root)
+    return float(np.sum(all_range_total_error(s.reconstruct(np.eye(s.n_measurements)))))
+
+
+def hierarchy_crossover_k_by_columns(branching: int = 2) -> int:
+    """:func:`hierarchy_crossover_k` (root not measured) from the units counted column by column:
+    the smallest power k of b with 2 l^2 ||W A^+||_F^2 < 2 k(k+1)(k+2)/6 at eps = 1, where l (the
+    sensitivity) is the number of measured levels and the right side is identity's total error."""
+    b = check_branching(branching)
+    k = b
+    while hierarchy_units_by_columns(k, b) * 2 * len(range_strategy("hierarchy", k, b).level_sizes) ** 2 \
+            >= 2 * k * (k + 1) * (k + 2) / 6:
+        k *= b
+    return k
 
 
 def best_branching(k: int, branchings=range(2, 65), include_root: bool = False) -> tuple[int, float]:

@@ -273,3 +273,20 @@ def test_repr_is_readable():
     z.request(0.2)
     assert repr(z) == "ZCDPFilter(rho=0.5, spent=0.2, remaining=0.3, halted=False)"
     assert "delta=1e-06, epsilon=" in repr(accounting.ZCDPFilter.from_approx_dp(1.0, 1e-6))
+
+
+def test_filter_trace_records_each_answer_and_the_total_after_it():
+    """catches: a trace that reads ``spent`` before the request (one step behind) or keeps answering
+    after a refusal. Independent: exact rational sums, halting at the first cost that does not fit."""
+    costs = (0.1, 0.2, 0.15, 0.25, 0.4, 0.2, 0.05)
+    for make, budget in ((accounting.BasicFilter, 1.0), (accounting.ZCDPFilter, 0.7)):
+        spent, halted, expected = Fraction(0), False, []
+        for c in costs:
+            ok = not halted and spent + exact(c) <= exact(budget)
+            halted |= not ok
+            spent += exact(c) if ok else 0
+            expected.append((ok, float(spent)))
+        assert accounting.filter_trace(make(budget), costs) == expected
+    sigma = 1 / math.sqrt(2 * 0.25)
+    trace = accounting.filter_trace(accounting.ZCDPFilter(0.6), [dplab.mechanisms.Gaussian(1.0, sigma)] * 3)
+    assert [ok for ok, _ in trace] == [True, True, False] and trace[-1][1] == pytest.approx(0.5)

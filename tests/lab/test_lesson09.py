@@ -49,13 +49,11 @@ def test_the_who_wins_sentences():
     assert part["zipf", 0.01] == part["zipf", 0.03] == "noise"
     # spiky: a penalty of 3,333 rows a bucket at 0.01 (a closed form); merging more than half,
     # p-Identity wins at 0.01 and 0.03; DAWA at 0.1 and 0.3, mostly noise again
-    penalty = report.partition_penalty(report.SHARE * 0.01, (1 - report.SHARE) * 0.01)
+    penalty = range_queries.partition_penalty(report.SHARE * 0.01, (1 - report.SHARE) * 0.01)
     assert f"{penalty:,.0f}" == "3,333"
     spiky = report.histogram("spiky")
     for e in (0.01, 0.03):  # "it would even without the cost noise": the noiseless partition is one bucket
-        noiseless = report.best_partition(report.interval_costs(spiky),
-                                          report.partition_penalty(report.SHARE * e, (1 - report.SHARE) * e))
-        assert noiseless == [(0, report.K - 1)], e
+        assert range_queries.noiseless_partition(spiky, e, report.SHARE) == [(0, report.K - 1)], e
     assert verdict["spiky", 0.01] == verdict["spiky", 0.03] == p_id
     assert part["spiky", 0.01] == part["spiky", 0.03] == "merging"
     assert verdict["spiky", 0.1] == verdict["spiky", 0.3] == "DAWA"
@@ -77,15 +75,18 @@ def test_the_who_wins_sentences():
     assert 6.0 <= float(np.std(report.histogram("uniform"))) <= 8.0
     assert round(float(np.mean(report.histogram("uniform")))) == 49
     assert f"{range_queries.partition_noise_scale(0.75):.1f}" == "5.3"
-    assert f"{report.partition_penalty(0.75, 2.25):.1f}" == "11.1"
+    assert f"{range_queries.partition_penalty(0.75, 2.25):.1f}" == "11.1"
     # "about 4 times identity's" on uniform at 3; with one noise scale b per bucket "about 2 times",
     # still losing to p-Identity at 1 and 3 on every shape
     assert _ratio_between(report.dawa_error("uniform", 3.0), identity[3.0], 3.7, 4.7)
-    one = report.dawa_error("uniform", 3.0, penalty=report.penalty_one_scale(3.0))
+    def one_scale(e: float) -> float:  # the per-bucket penalty with one noise scale b: 1/eps2 + b
+        return range_queries.partition_penalty(report.SHARE * e, (1 - report.SHARE) * e, scales=1)
+
+    one = report.dawa_error("uniform", 3.0, penalty=one_scale(3.0))
     assert _ratio_between(one, identity[3.0], 1.7, 2.3)
     for s in report.SHAPES:
         for e in (1.0, 3.0):
-            per_run = report.dawa_error(s, e, penalty=report.penalty_one_scale(e)).per_run
+            per_run = report.dawa_error(s, e, penalty=one_scale(e)).per_run
             low = mean_ci(per_run, report.WIN_CONFIDENCE).low
             assert low > report.data_independent_error(p_id, e), (s, e)
     # the heights: merging the larger part at 0.03 and 0.1, the totals' noise from 0.3 on (70 to 90
@@ -156,10 +157,12 @@ def test_the_panel_reads_out_the_split_and_the_promise():
     assert "can become at most" in text
 
 
-@pytest.mark.slow
 def test_smooth_sensitivity_of_the_heights_equals_its_definition():
-    for eps in (0.01, 1.0, 3.0):
-        assert report.smooth_by_definition(eps) == pytest.approx(report.smooth(eps), rel=1e-12)
+    from dplab import smooth_sensitivity as ss
+
+    betas = [ss.smooth_beta(eps, report.DELTA) for eps in (0.01, 1.0, 3.0)]
+    definition = ss.median_smooth_sensitivity_by_definition(report.heights(), report.LOW, report.HIGH, betas)
+    assert definition == pytest.approx([report.smooth(eps) for eps in (0.01, 1.0, 3.0)], rel=1e-12)
 
 
 def _drawn_y(ax) -> list[float]:

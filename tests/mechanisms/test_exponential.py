@@ -371,3 +371,78 @@ def test_max_privacy_loss():
 def test_bad_input_names_the_parameter(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# ---------------------------------------------------------------------------------------
+# The description objects: ReportNoisyMax, ExponentialMechanism, PermuteAndFlip
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("monotone", [False, True])
+def test_selection_objects_probabilities_against_weights_and_integrals(monotone):
+    """catches: a monotone flag that scales the wrong way (the exponential mechanism at 4 Delta/eps
+    or 2 Delta/eps instead of Delta/eps for monotone scores), or an object that ignores its noise."""
+    scores, delta, eps = np.array([3.0, 2.0, 0.0, 2.5]), 2.0, 1.5
+    b = (1 if monotone else 2) * delta / eps
+    weights = np.array([math.exp(s / b) for s in scores])  # exp(eps s / (2 Delta)), or / Delta if monotone
+    em = dplab.mechanisms.ExponentialMechanism(delta, eps, monotone)
+    np.testing.assert_allclose(em.probabilities(scores), weights / weights.sum(), rtol=1e-12)
+    assert em.scale == pytest.approx(b) and em.noise == "gumbel"
+    np.testing.assert_allclose(dplab.mechanisms.PermuteAndFlip(delta, eps, monotone).probabilities(scores),
+                               rnm_integral(scores, b, "exponential"), atol=1e-10)
+    for noise in RNM_NOISES:
+        rnm = dplab.mechanisms.ReportNoisyMax(delta, eps, noise, monotone)
+        np.testing.assert_allclose(rnm.probabilities(scores), rnm_integral(scores, b, noise), atol=1e-10)
+        assert rnm.epsilon_delta() == (eps, 0.0)
+
+
+@pytest.mark.parametrize("eps", [0.3, 1.0, 2.0])
+def test_rnm_laplace_pair_loss_is_the_difference_of_laplace_closed_form(eps):
+    """catches: a pair loss computed at the general scale 2 Delta/eps when ``monotone`` asks for
+    Delta/eps (the non-monotone counterexample then loses at most eps and hides the failure).
+
+    Independent closed form: on s = (0, 0) each candidate wins w.p. 1/2; on s' = (1, -1) the second
+    wins iff W = Z_1 - Z_2 > 2 with Z iid Lap(b), and Pr[W > t] = e^{-t/b} (1 + t/(2b)) / 2, so at
+    b = 1/eps the loss is ln((1/2) / Pr[W > 2]) = 2 eps - ln(1 + eps)."""
+    s, s_prime = [0.0, 0.0], [1.0, -1.0]
+    loss = dplab.mechanisms.ReportNoisyMax(1.0, eps, monotone=True).max_privacy_loss(s, s_prime)
+    assert loss == pytest.approx(2 * eps - math.log1p(eps), rel=1e-9)
+    assert loss > eps
+    for cls in (dplab.mechanisms.ReportNoisyMax, dplab.mechanisms.ExponentialMechanism,
+                dplab.mechanisms.PermuteAndFlip):
+        assert cls(1.0, eps).max_privacy_loss(s, s_prime) <= eps + 1e-12  # 2 Delta/eps: private
+
+
+def test_expected_shortfall_against_a_direct_sum():
+    """catches: the shortfall's sign flipped (E[s] - OPT) or OPT taken as the mean or min score;
+    and permute-and-flip's shortfall above the exponential mechanism's (McKenna & Sheldon, Thm 2)."""
+    scores = [3.0, 2.0, 0.0, 2.5, -1.0]
+    for eps in (0.1, 1.0, 4.0):
+        w = [math.exp(eps * s / 2) for s in scores]
+        direct = max(scores) - sum(wi * s for wi, s in zip(w, scores, strict=True)) / sum(w)
+        em = dplab.mechanisms.ExponentialMechanism(1.0, eps).expected_shortfall(scores)
+        assert em == pytest.approx(direct, rel=1e-12) and em > 0
+        assert dplab.mechanisms.PermuteAndFlip(1.0, eps).expected_shortfall(scores) <= em + 1e-12
+
+
+@pytest.mark.parametrize("cls", ["ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"])
+def test_selection_object_samples_follow_its_probabilities(cls):
+    """catches: a sampler that ignores ``monotone`` (draws at 2 Delta/eps while the probabilities
+    are at Delta/eps) or that forgets the object's noise."""
+    mechanism = getattr(dplab.mechanisms, cls)(1.0, 1.0, monotone=True)
+    scores = np.array([3.0, 2.0, 0.0, 1.0])
+    assert_frequencies(mechanism.sample(scores, 5, size=20_000), mechanism.probabilities(scores))
+    assert isinstance(mechanism.sample(scores, 5), int)
+
+
+def test_selection_objects_check_their_parameters():
+    """catches: a description that accepts a noise it cannot compute or a non-boolean monotone,
+    or that can be changed after it is built (it is a frozen value)."""
+    with pytest.raises(ValueError, match="noise='cauchy'"):
+        dplab.mechanisms.ReportNoisyMax(1.0, 1.0, "cauchy")
+    with pytest.raises(TypeError, match="monotone='yes'"):
+        dplab.mechanisms.PermuteAndFlip(1.0, 1.0, "yes")
+    with pytest.raises(ValueError, match="epsilon=0"):
+        dplab.mechanisms.ExponentialMechanism(1.0, 0.0)
+    with pytest.raises(AttributeError):
+        dplab.mechanisms.ExponentialMechanism(1.0, 1.0).epsilon = 2.0  # type: ignore[misc]

@@ -135,3 +135,21 @@ def test_gaussian_mechanism_error_matches_theory():
     assert dplab.mean_ci(np.abs(err), 0.999).contains(mechanisms.gaussian_mae(sigma))
     t = mechanisms.gaussian_tail_bound(sigma, 0.05)
     assert dplab.proportion_ci(np.sum(np.abs(err) >= t), err.size, 0.999).contains(0.05)
+
+
+def test_privacy_loss_samples_are_drawn_on_d():
+    """catches: drawing the outputs on D' (Y ~ N(Delta, sigma^2)), which flips the loss to N(-r, 2r)
+    and makes the hockey-stick average far below delta.
+
+    Independent: the loss recomputed as scipy's log-density ratio at the same outputs (same seed), and
+    its mean and variance against Lemma 3's N(r, 2r), r = Delta^2 / (2 sigma^2)."""
+    from scipy.stats import norm
+
+    from dplab.mechanisms.gaussian import gaussian_privacy_loss_samples
+
+    sigma, sens = 1.7, 1.3
+    loss = gaussian_privacy_loss_samples(sigma, sens, 400_000, rng=3)
+    y = np.random.default_rng(3).normal(0.0, sigma, 400_000)
+    np.testing.assert_allclose(loss, norm.logpdf(y, 0, sigma) - norm.logpdf(y, sens, sigma), atol=1e-9)
+    r = sens**2 / (2 * sigma**2)
+    assert dplab.mean_ci(loss, 0.9999).contains(r) and np.var(loss) == pytest.approx(2 * r, rel=0.02)

@@ -16,6 +16,8 @@ from scipy import stats
 
 import dplab
 from dplab.mechanisms import (
+    brownian_lookahead_loss,
+    brownian_martingale_terms,
     brownian_noise_reduction,
     brownian_privacy_loss,
     brownian_rho,
@@ -249,11 +251,51 @@ def test_martingale_identity_fails_when_the_stop_peeks_at_the_future():
     assert dplab.mean_ci(martingale.max(axis=1), 0.999).low > 1
 
 
+
+@pytest.mark.parametrize("lam, time, sensitivity", [(0.5, 1.0, 1.0), (1.0, 0.3, 2.0), (2.5, 4.0, 0.5)])
+def test_martingale_terms_integrate_to_one_at_a_fixed_time(lam, time, sensitivity):
+    """catches: lambda^2 rho instead of lambda (lambda + 1) rho in the compensator (then the mean at a
+    fixed T is exp(-lambda rho), not 1). Independent: quadrature over W_T ~ N(0, T), and the time
+    inversion form exp(-lambda Delta X_s - (lambda Delta)^2 s / 2) with X_s = W_T / T, s = 1/T."""
+    from scipy import integrate
+
+    def density_times_term(w):
+        loss = sensitivity**2 / (2 * time) - sensitivity * w / time
+        density = stats.norm.pdf(w, scale=math.sqrt(time))
+        return brownian_martingale_terms(time, loss, sensitivity, lam) * density
+
+    reach = lam * sensitivity + 30 * math.sqrt(time)  # beyond it the integrand is below e^-400
+    assert integrate.quad(density_times_term, -reach, reach, limit=200)[0] == pytest.approx(1.0, abs=1e-9)
+    w = np.linspace(-3.0, 3.0, 7)
+    s = 1 / time
+    inverted = np.exp(-lam * sensitivity * w * s - (lam * sensitivity) ** 2 * s / 2)
+    loss = brownian_privacy_loss(w, time, sensitivity)
+    np.testing.assert_allclose(brownian_martingale_terms(time, loss, sensitivity, lam), inverted, rtol=1e-12)
+
+
+def test_lookahead_stops_where_the_next_output_is_larger():
+    """catches: a peeking rule that compares the wrong way (y_{i+1} < y_i) or stops one level late.
+    Independent: a per-path loop over the released values of brownian_noise_reduction (same rng)."""
+    times = np.array([5.0, 3.0, 2.0, 1.0, 0.5])
+    stopped_time, loss = brownian_lookahead_loss(2.0, 1.5, times, size=500, rng=9)
+    paths = brownian_noise_reduction(2.0, 1.5, times, size=500, rng=9)
+    for path, t, ell in zip(paths, stopped_time, loss, strict=True):
+        i = next((i for i in range(times.size - 1) if path[i + 1] > path[i]), times.size - 1)
+        assert t == times[i]
+        assert ell == pytest.approx(1.5**2 / (2 * times[i]) - 1.5 * (path[i] - 2.0) / times[i], abs=1e-9)
+    one_t, one_l = brownian_lookahead_loss(0.0, 1.0, times, rng=0)
+    assert isinstance(one_t, float) and isinstance(one_l, float)
+    # and it is no stopping time: the martingale identity fails (the lesson's power check)
+    terms = brownian_martingale_terms(*brownian_lookahead_loss(0.0, 1.0, times, size=PATHS, rng=3), 1.0, 0.5)
+    assert dplab.mean_ci(terms, 0.999).low > 1
+
+
 # --- bad input ----------------------------------------------------------------------------
 
 
 LNR, LCOST = "laplace_noise_reduction", "laplace_noise_reduction_cost"
 BNR, STOP = "brownian_noise_reduction", "brownian_stopped_loss"
+TERMS = "brownian_martingale_terms"
 
 
 @pytest.mark.parametrize("name, args, kwargs, error, match", [
@@ -294,6 +336,9 @@ BNR, STOP = "brownian_noise_reduction", "brownian_stopped_loss"
     (STOP, (0.0, 1, [2.0, 1.0], math.nan), {}, TypeError, r"stop=nan"),
     (STOP, ([0.0, 1.0], 1, [2.0, 1.0], 1.0), {}, TypeError, r"value=\[0.0, 1.0\]"),
     (STOP, (0.0, 0, [2.0, 1.0], 1.0), {}, ValueError, r"sensitivity=0"),
+    ("brownian_lookahead_loss", (0.0, 1, [1.0, 2.0]), {}, ValueError, r"times must be strictly decreasing"),
+    (TERMS, (1.0, 0.0, 1.0, -1.0), {}, ValueError, r"lam must be finite and > 0, got lam=-1.0"),
+    (TERMS, (0.0, 0.0, 1.0, 1.0), {}, ValueError, r"time must be finite and > 0, got time=0.0"),
 ])
 def test_bad_input_names_the_parameter_and_value(name, args, kwargs, error, match):
     with pytest.raises(error, match=match):

@@ -224,3 +224,32 @@ def test_each_runs_exact_error_given_its_partition_is_what_its_drawn_noise_gives
     assert np.all(errors.merging >= 0) and np.all(errors.noise > 0)
     assert dplab.mean_ci(errors.simulated - errors.per_run, 0.999).contains(0.0)
     assert errors.mean == pytest.approx(np.mean(errors.per_run)) and errors.example.buckets
+
+
+def test_the_noiseless_partition_is_the_least_true_cost_plus_the_penalty_by_enumeration():
+    """catches: eps1 and eps2 swapped in the noiseless partition's penalty (1/eps2 + 2 * 4/eps1); by
+    enumerating every dyadic partition with dev(B) computed directly."""
+    rng = np.random.default_rng(5)
+    for k, eps, share in ((8, 1.0, 0.25), (11, 0.5, 0.25), (8, 2.0, 0.6), (12, 4.0, 0.1)):
+        x = rng.integers(0, 30, k).astype(float)
+        penalty = 1 / ((1 - share) * eps) + 2 * 4 / (share * eps)
+
+        def total(lengths, x=x, penalty=penalty):
+            starts = np.cumsum([0, *lengths[:-1]])
+            return sum(np.abs(x[s:s + n] - x[s:s + n].mean()).sum() + penalty
+                       for s, n in zip(starts, lengths, strict=True))
+
+        got = dawa_module.noiseless_partition(x, eps, share)
+        assert total([b - a + 1 for a, b in got]) == pytest.approx(min(map(total, dyadic_partitions(k))))
+
+
+def test_the_drawn_second_stage_errors_sum_every_range_by_hand():
+    """catches: drawn errors normalised by k instead of the k(k+1)/2 ranges (or not differenced from
+    the truth); every range's squared error summed by loops over the same seeded draws."""
+    x = np.array([3.0, 0.0, 5.0, 5.0, 1.0, 2.0, 8.0])
+    buckets = [(0, 1), (2, 3), (4, 4), (5, 6)]
+    got = dawa_module.spread_error_draws(x, buckets, 0.5, size=5, rng=3)
+    _, estimates = dawa_module.spread(x, buckets, 0.5, size=5, rng=3)
+    for run, est in zip(got, estimates, strict=True):
+        by_hand = [(est[a:b + 1].sum() - x[a:b + 1].sum()) ** 2 for a in range(7) for b in range(a, 7)]
+        assert run == pytest.approx(np.mean(by_hand), rel=1e-12)

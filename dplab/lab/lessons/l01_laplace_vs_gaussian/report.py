@@ -1,9 +1,6 @@
-"""Lesson 1, Laplace vs Gaussian: its constants, small tables, report rows and exercises.
-
-Notebook ``notebooks/01_laplace_vs_gaussian.ipynb``. Seeds 003 (Laplace slides), 004
-(Theorem 3), 000 (Laplace error) and 002 (Gaussian, zCDP). No plotting here: the
-figures and panels are in ``views.py``.
-"""
+"""Lesson 1, Laplace vs Gaussian (``notebooks/01_laplace_vs_gaussian.ipynb``): constants, small tables and
+report rows. Seeds 003 (Laplace slides), 004 (Theorem 3), 000 (Laplace error) and 002 (Gaussian, zCDP).
+The figures and panels are in ``views.py``."""
 
 from __future__ import annotations
 
@@ -17,8 +14,7 @@ from dplab.lab.report import ReportRow
 from dplab.mechanisms.gaussian import (
     gaussian_delta,
     gaussian_laplace_crossover_k,
-    gaussian_mechanism,
-    gaussian_privacy_loss,
+    gaussian_privacy_loss_samples,
     gaussian_sigma,
     gaussian_sigma_zcdp,
     gaussian_tail_probability,
@@ -54,59 +50,34 @@ def tail_probabilities(t: float) -> tuple[float, float]:
 
 
 def real_data_queries(table: dict[str, np.ndarray] | None = None) -> dict[str, float]:
-    """The count and mean queries of the notebook with their sensitivities.
-
-    count: # students at least 1.80 m tall; sensitivity 1 (add/remove or replace-one).
-    mean: mean height clipped to [1.2, 2.1] m with n public; sensitivity (b - a)/n
-    under replace-one neighbours (n is public, so add/remove does not apply).
-    """
+    """The notebook's count (# students >= 1.80 m tall; sensitivity 1) and mean (height clipped to
+    [1.2, 2.1] m, n public: sensitivity (b - a)/n under replace-one neighbours) with their sensitivities."""
     table = load_yrbss() if table is None else table
-    n = table_size(table)
-    a, b = HEIGHT_CLIP
-    heights = np.clip(table["height_m"], a, b)
-    return {
-        "n": n,
-        "count": float(np.sum(table["height_m"] >= TALL)),
-        "count_sensitivity": 1.0,
-        "mean": float(heights.mean()),
-        "mean_sensitivity": clipped_mean_sensitivity(a, b, n),
-    }
+    n, (a, b) = table_size(table), HEIGHT_CLIP
+    return {"n": n, "count": float(np.sum(table["height_m"] >= TALL)), "count_sensitivity": 1.0,
+            "mean": float(np.clip(table["height_m"], a, b).mean()),
+            "mean_sensitivity": clipped_mean_sensitivity(a, b, n)}
 
 
 def release_real_data(epsilon: float, trials: int, seed: int = SEED) -> dict[str, np.ndarray]:
     """``trials`` independent Laplace releases of the count and the mean (epsilon each)."""
-    q = real_data_queries()
-    rng = np.random.default_rng(seed)
-    return {
-        "count": laplace_mechanism(q["count"], q["count_sensitivity"], epsilon, size=trials, rng=rng),
-        "mean": laplace_mechanism(q["mean"], q["mean_sensitivity"], epsilon, size=trials, rng=rng),
-    }
+    q, rng = real_data_queries(), np.random.default_rng(seed)
+    return {name: laplace_mechanism(q[name], q[f"{name}_sensitivity"], epsilon, size=trials, rng=rng)
+            for name in ("count", "mean")}
 
 
 def k_query_sigmas(epsilon: float, delta: float) -> dict[str, float | None]:
-    """Per-query noise std for k = 1 query of sensitivity 1 under each calibration.
-
-    For k queries the Gaussian's L2 sensitivity is sqrt(k), so its std is
-    sqrt(k) times these; Laplace's L1 sensitivity is k, so its scale is k / epsilon.
-    zCDP: rho from (epsilon, delta) by the simple conversion, sigma = 1/sqrt(2 rho).
-    The classical calibration exists only for epsilon < 1 (None otherwise).
-    """
-    return {
-        "analytic": gaussian_sigma(1.0, epsilon, delta),
-        "classical": gaussian_sigma(1.0, epsilon, delta, "classical") if epsilon < 1 else None,
-        "zcdp": gaussian_sigma_zcdp(1.0, approx_dp_to_zcdp(epsilon, delta)),
-    }
+    """Gaussian noise std for one query of sensitivity 1 under each calibration (k queries: sqrt(k) times
+    these, L2 sensitivity sqrt(k)). zCDP: rho from (epsilon, delta) by the simple conversion, sigma =
+    1/sqrt(2 rho); the classical calibration exists only for epsilon < 1 (None otherwise)."""
+    return {"analytic": gaussian_sigma(1.0, epsilon, delta),
+            "classical": gaussian_sigma(1.0, epsilon, delta, "classical") if epsilon < 1 else None,
+            "zcdp": gaussian_sigma_zcdp(1.0, approx_dp_to_zcdp(epsilon, delta))}
 
 
 def max_error_samples(k: int, trials: int = ACC_TRIALS, seed: int = SEED) -> np.ndarray:
     """max_i |Z_i| over k standard Laplace draws, ``trials`` times."""
     return standard_errors("laplace", trials, k=k, reduce="max", seed=seed).standard_abs
-
-
-def gaussian_privacy_loss_samples(sigma: float, sensitivity: float, trials: int, seed: int) -> np.ndarray:
-    """Privacy-loss samples of the Gaussian mechanism: L(Y) with Y drawn on D (f(D) = 0)."""
-    y = gaussian_mechanism(0.0, sigma, size=trials, rng=seed)
-    return gaussian_privacy_loss(y, sigma, sensitivity)
 
 
 def _crossover_brute_force(epsilon: float, delta: float) -> int:
@@ -120,49 +91,37 @@ def _crossover_brute_force(epsilon: float, delta: float) -> int:
 
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md (intervals computed by report.evaluate_rows)."""
-    n = 400_000
+    n, eps = 400_000, 0.5
     lap = standard_errors("laplace", n, seed=seed)
-    eps = 0.5
-    b = laplace_scale(1, eps)
-    t = laplace_tail_bound(1, eps, BETA)
-    q = real_data_queries()
-    rel = release_real_data(1.0, n, seed)
-    count_sq = (rel["count"] - q["count"]) ** 2
-    mean_sq = (rel["mean"] - q["mean"]) ** 2
+    b, t = laplace_scale(1, eps), laplace_tail_bound(1, eps, BETA)
+    q, rel = real_data_queries(), release_real_data(1.0, n, seed)
+    count_sq, mean_sq = (rel["count"] - q["count"]) ** 2, (rel["mean"] - q["mean"]) ** 2
 
     def failure(k: int, delta: float | None, trials: int):
-        alpha = laplace_accuracy_k(1, k, 1.0, BETA, delta)
-        scale = laplace_scale_k(1, k, 1.0, delta)
-        m = standard_errors("laplace", trials, k=k, reduce="max", seed=seed).standard_abs
-        fails = int(np.sum(scale * m > alpha))
+        alpha, scale = laplace_accuracy_k(1, k, 1.0, BETA, delta), laplace_scale_k(1, k, 1.0, delta)
+        fails = int(np.sum(scale * max_error_samples(k, trials, seed) > alpha))
         return lambda c: proportion_ci(fails, trials, c)
 
     eps_g, delta_g = 1.0, 1e-3
-    sig_a = gaussian_sigma(1, eps_g, delta_g)
-    sig_c = gaussian_sigma(1, 0.5, delta_g, "classical")
+    sig_a, sig_c = gaussian_sigma(1, eps_g, delta_g), gaussian_sigma(1, 0.5, delta_g, "classical")
     hs_a = hockey_stick_samples(gaussian_privacy_loss_samples(sig_a, 1, 2_000_000, seed), eps_g)
     rho, delta_z = 0.5, 1e-6
-    sig_z = gaussian_sigma_zcdp(1, rho)
-    eps_z = zcdp_to_approx_dp(rho, delta_z)
-
+    sig_z, eps_z = gaussian_sigma_zcdp(1, rho), zcdp_to_approx_dp(rho, delta_z)
     return [
         ReportRow("01.laplace_mse", "E[err²] = 2(Δ/ε)²", "003", f"Δ=1, ε={eps}, n={n}",
                   laplace_mse(1, eps), "=", interval=lambda c: lap.mse(b, c)),
         ReportRow("01.laplace_mae", "E|err| = Δ/ε", "004", f"Δ=1, ε={eps}, n={n}",
                   laplace_mae(1, eps), "=", interval=lambda c: lap.mae(b, c)),
-        ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004",
-                  f"Δ=1, ε={eps}, β={BETA}, n={n}", BETA, "=",
-                  interval=lambda c: lap.exceed(b, t, c)),
+        ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004", f"Δ=1, ε={eps}, β={BETA}, n={n}",
+                  BETA, "=", interval=lambda c: lap.exceed(b, t, c)),
         ReportRow("01.count_mse", "count query: E[err²] = 2(1/ε)²", "003",
                   f"YRBSS # height ≥ {TALL} m, ε=1, n={n}", laplace_mse(1, 1.0), "=",
                   interval=lambda c: mean_ci(count_sq, c)),
         ReportRow("01.mean_mse", "clipped mean: E[err²] = 2((hi-lo)/(n ε))²", "003",
                   f"YRBSS height in {list(HEIGHT_CLIP)} m, ε=1, n={n}",
-                  laplace_mse(q["mean_sensitivity"], 1.0), "=",
-                  interval=lambda c: mean_ci(mean_sq, c)),
+                  laplace_mse(q["mean_sensitivity"], 1.0), "=", interval=lambda c: mean_ci(mean_sq, c)),
         ReportRow("01.accuracy_pure", "Pr[max_i |err_i| > Δ(k/ε) ln(k/β)] ≤ β", "004",
-                  f"Δ=1, k=10, ε=1, β={BETA}, n=100000", BETA, "<=",
-                  interval=failure(10, None, 100_000)),
+                  f"Δ=1, k=10, ε=1, β={BETA}, n=100000", BETA, "<=", interval=failure(10, None, 100_000)),
         ReportRow("01.accuracy_approx", "Pr[max_i |err_i| > Δ(√(8k ln(1/δ))/ε) ln(k/β)] ≤ β", "004",
                   f"Δ=1, k=200, ε=1, δ=1e-6, β={BETA}, n=20000", BETA, "<=",
                   interval=failure(200, 1e-6, 20_000)),
@@ -182,10 +141,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("01.zcdp_reference", "ρ=0.5 zCDP → ε = ρ + 2√(ρ ln(1/δ))", "002",
                   "δ=1e-6, dp-accounting 0.6.0 reference", 5.756522, "exact",
                   value=zcdp_to_approx_dp(0.5, 1e-6), rel_tol=1e-6),
-        ReportRow("01.crossover_k", "smallest k with k σ₁² < 2(k/ε)² (closed form vs search)",
-                  "002/004", "ε=1, δ=1e-6", _crossover_brute_force(1.0, 1e-6), "exact",
+        ReportRow("01.crossover_k", "smallest k with k σ₁² < 2(k/ε)² (closed form vs search)", "002/004",
+                  "ε=1, δ=1e-6", _crossover_brute_force(1.0, 1e-6), "exact",
                   value=gaussian_laplace_crossover_k(1.0, 1e-6)),
     ]
-
-
-# ------------------------------------------------------------ exercises

@@ -1,8 +1,5 @@
-"""Lesson 1, Laplace vs Gaussian: its figures and widget panels (one View per panel).
-
-Notebook ``notebooks/01_laplace_vs_gaussian.ipynb`` and ``python -m dplab figures``
-both call these functions, so the stored figures and the notebook show the same thing.
-"""
+"""Lesson 1, Laplace vs Gaussian: its figures and widget panels (one View per panel). The notebook and
+``python -m dplab figures`` both call these functions, so the stored figures and the notebook agree."""
 
 from __future__ import annotations
 
@@ -32,6 +29,8 @@ from dplab.lab.widgets import (
     epsilon_slider,
     k_slider,
     promise,
+    view_figure,
+    view_panel,
 )
 from dplab.mechanisms.gaussian import gaussian_laplace_crossover_k
 from dplab.mechanisms.laplace import (
@@ -50,9 +49,6 @@ EPS_POINTS = np.geomspace(0.08, 4.0, 10)
 K_MAX = 200
 K_LINE = np.arange(1, K_MAX + 1)
 K_POINTS = np.array([1, 2, 5, 10, 20, 50, 100, 200])
-
-
-# ------------------------------------------------------------ static figures
 
 
 def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0), location: float = -5.0):
@@ -74,8 +70,8 @@ def figure_laplace_vs_normal():
     """Laplace(0, sqrt(1/2)) and N(0, 1): equal variance, different tails (seed 003)."""
     fig, (ax, ax_tail) = new_figure(2)
     x = np.linspace(-4, 4, 801)
-    b = math.sqrt(0.5)
-    ax.plot(x, stats.laplace.pdf(x, scale=b), color=COLORS["laplace"], label="Laplace(0, √(1/2))")
+    ax.plot(x, stats.laplace.pdf(x, scale=math.sqrt(0.5)), color=COLORS["laplace"],
+            label="Laplace(0, √(1/2))")
     ax.plot(x, stats.norm.pdf(x), color=COLORS["normal"], label="N(0, 1)")
     ax.set(xlabel="x", ylabel="density", title="same variance 1")
     ax.legend(fontsize=8)
@@ -87,14 +83,6 @@ def figure_laplace_vs_normal():
     ax_tail.legend(fontsize=8)
     fig.tight_layout()
     return fig
-
-
-# ------------------------------------------------------------ panel 1: Laplace error vs epsilon
-
-
-def _signed_laplace(seed: int) -> np.ndarray:
-    """The signed standard Laplace draw behind the noise histogram (cached, read-only)."""
-    return standard_draw("laplace", TRIALS, seed + 1)
 
 
 class LaplaceErrorView:
@@ -118,54 +106,39 @@ class LaplaceErrorView:
         ax_hist.set(xlim=(-8, 8), yscale="log", ylim=(1e-4, 5), xlabel="noise",
                     ylabel="density (log scale)", title="noise of 200,000 releases at the chosen ε")
         ax_hist.legend(fontsize=7, loc="upper left")
-        self.ax_hist = ax_hist
         self.fig.tight_layout()
-        self.dynamic = [*self.mse.artists, *self.mae.artists, self.here, self.hist, self.density,
-                        *self.tails]
+        self.dynamic = [*self.mse.artists, *self.mae.artists, self.here, self.hist, self.density, *self.tails]
 
     def update(self, values: dict, seed: int) -> str:
         eps = check_epsilon(values["epsilon"])
         errs = standard_errors("laplace", TRIALS, seed=seed)
-        scales = 1 / EPS_POINTS
-        self.mse.update(EPS_LINE, 2 / EPS_LINE**2, EPS_POINTS, errs.mse(scales))
-        self.mae.update(EPS_LINE, 1 / EPS_LINE, EPS_POINTS, errs.mae(scales))
+        self.mse.update(EPS_LINE, 2 / EPS_LINE**2, EPS_POINTS, errs.mse(1 / EPS_POINTS))
+        self.mae.update(EPS_LINE, 1 / EPS_LINE, EPS_POINTS, errs.mae(1 / EPS_POINTS))
         self.here.set_xdata([eps, eps])
-        b = laplace_scale(1, eps)
-        counts, _ = np.histogram(b * _signed_laplace(seed), self.BINS)
-        width = self.BINS[1] - self.BINS[0]
-        dens = counts / (TRIALS * width)
-        self.hist.set_data(np.maximum(dens, 1e-9), self.BINS)
+        b, t = laplace_scale(1, eps), laplace_tail_bound(1, eps, BETA)
+        # the signed standard Laplace draw behind the histogram (cached, read-only)
+        counts, _ = np.histogram(b * standard_draw("laplace", TRIALS, seed + 1), self.BINS)
+        self.hist.set_data(np.maximum(counts / (TRIALS * (self.BINS[1] - self.BINS[0])), 1e-9), self.BINS)
         x = np.linspace(-8, 8, 401)
-        pdf = stats.laplace.pdf(x, scale=b)
-        self.density.set_data(x, pdf)
-        t = laplace_tail_bound(1, eps, BETA)
+        self.density.set_data(x, stats.laplace.pdf(x, scale=b))
         for line, sign in zip(self.tails, (1, -1), strict=True):
             line.set_xdata([sign * t, sign * t])
-        mse, mae = errs.mse(b), errs.mae(b)
-        tail = errs.exceed(b, t)
-        return (
-            f"<b>ε = {eps:.3g}</b> (scale b = {b:.3g}) &nbsp; "
-            f"MSE: theory {laplace_mse(1, eps):.4g}, simulated {float(mse.estimate):.4g} &nbsp; "
-            f"MAE: theory {laplace_mae(1, eps):.4g}, simulated {float(mae.estimate):.4g} &nbsp; "
-            f"Pr[|err| ≥ {t:.3g}]: theory {BETA}, simulated {float(tail.estimate):.4f}"
-            + promise(epsilon=eps)
-        )
+        mse, mae, tail = errs.mse(b), errs.mae(b), errs.exceed(b, t)
+        return (f"<b>ε = {eps:.3g}</b> (scale b = {b:.3g}) &nbsp; "
+                f"MSE: theory {laplace_mse(1, eps):.4g}, simulated {float(mse.estimate):.4g} &nbsp; "
+                f"MAE: theory {laplace_mae(1, eps):.4g}, simulated {float(mae.estimate):.4g} &nbsp; "
+                f"Pr[|err| ≥ {t:.3g}]: theory {BETA}, simulated {float(tail.estimate):.4f}"
+                + promise(epsilon=eps))
 
 
 def figure_laplace_error(epsilon: float = 1.0, seed: int = SEED):
-    view = LaplaceErrorView()
-    view.update({"epsilon": epsilon}, seed)
-    view.ax_hist.set_title(f"noise of 200,000 releases at ε = {epsilon:g}")
-    return view.fig
+    fig = view_figure(LaplaceErrorView, {"epsilon": epsilon}, seed)
+    fig.axes[1].set_title(f"noise of 200,000 releases at ε = {epsilon:g}")
+    return fig
 
 
 def laplace_error_panel(seed: int = SEED) -> SliderPanel:
-    view = LaplaceErrorView()
-    return SliderPanel(view.fig, view.update, {"epsilon": epsilon_slider(1.0)}, seed=seed,
-                       dynamic=view.dynamic)
-
-
-# ------------------------------------------------------------ panel 2: k queries
+    return view_panel(LaplaceErrorView, {"epsilon": epsilon_slider(1.0)}, seed)
 
 
 class KQueryView:
@@ -178,9 +151,8 @@ class KQueryView:
             "analytic": TheoryVsEmpirical(ax, color=COLORS["analytic"], label="Gaussian, analytic"),
             # zCDP first and wide, classical dashed on top: at small delta they nearly coincide
             "zcdp": TheoryVsEmpirical(ax, color=COLORS["zcdp"], label="Gaussian, zCDP", marker="s"),
-            "classical": TheoryVsEmpirical(ax, color=COLORS["classical"], theory_style="--",
-                                           label="Gaussian, classical (ε < 1 only; ≈ zCDP at small δ)",
-                                           marker="^"),
+            "classical": TheoryVsEmpirical(ax, color=COLORS["classical"], theory_style="--", marker="^",
+                                           label="Gaussian, classical (ε < 1 only; ≈ zCDP at small δ)"),
         }
         self.lines["zcdp"].theory.set_linewidth(4)
         self.lines["zcdp"].theory.set_alpha(0.45)
@@ -188,61 +160,49 @@ class KQueryView:
         self.cross = ax.axvline(1, color="k", lw=1, ls="--", label="crossover k")
         self.here = ax.axvline(1, color="k", lw=0.8, ls=":", label="chosen k")
         ax.set(xscale="log", yscale="log", xlim=(0.9, K_MAX * 1.1), ylim=(1e-2, 1e8),
-               xlabel="number of queries k",
-               ylabel="MSE per query (Δ = 1)")
+               xlabel="number of queries k", ylabel="MSE per query (Δ = 1)")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         ax.set_title("per-query MSE of k counts at the chosen ε, δ")
-        self.ax = ax
         self.fig.tight_layout()
-        self.dynamic = [a for line in self.lines.values() for a in line.artists]
-        self.dynamic += [self.cross, self.here]
+        self.dynamic = [a for line in self.lines.values() for a in line.artists] + [self.cross, self.here]
 
     def update(self, values: dict, seed: int) -> str:
         eps, delta, k = values["epsilon"], values["delta"], int(values["k"])
         sigmas = k_query_sigmas(eps, delta)
         lap = standard_errors("laplace", TRIALS, seed=seed)
         gauss = standard_errors("gaussian", TRIALS, seed=seed + 1)
-        self.lines["laplace"].update(K_LINE, 2 * (K_LINE / eps) ** 2, K_POINTS,
-                                     lap.mse(K_POINTS / eps))
+        self.lines["laplace"].update(K_LINE, 2 * (K_LINE / eps) ** 2, K_POINTS, lap.mse(K_POINTS / eps))
         for name in ("analytic", "classical", "zcdp"):
             s = sigmas[name]
             self.lines[name].set_visible(s is not None)
             if s is not None:
-                self.lines[name].update(K_LINE, K_LINE * s**2, K_POINTS,
-                                        gauss.mse(np.sqrt(K_POINTS) * s))
+                self.lines[name].update(K_LINE, K_LINE * s**2, K_POINTS, gauss.mse(np.sqrt(K_POINTS) * s))
         cross = gaussian_laplace_crossover_k(eps, delta)
         self.cross.set_xdata([cross, cross])
         self.here.set_xdata([k, k])
         lap_k, gauss_k = 2 * (k / eps) ** 2, k * sigmas["analytic"] ** 2
         winner = "Gaussian (analytic)" if gauss_k < lap_k else "Laplace"
-        return (
-            f"<b>k = {k}</b>, ε = {eps:.3g}, δ = {delta:.0e}: per-query MSE Laplace {lap_k:.4g}, "
-            f"analytic Gaussian {gauss_k:.4g} → {winner} wins; crossover k = {cross}"
-            # Laplace is eps-DP: odds. The analytic Gaussian's exact guarantee is mu-GDP with
-            # mu = sqrt(k) / (sqrt(k) sigma_1) = 1 / sigma_1 (L2 sensitivity sqrt(k)): a test.
-            + promise(epsilon=eps, label="What the Laplace release promises")
-            + promise(mu=1 / sigmas["analytic"], label="What the analytic Gaussian promises")
-        )
+        return (f"<b>k = {k}</b>, ε = {eps:.3g}, δ = {delta:.0e}: per-query MSE Laplace {lap_k:.4g}, "
+                f"analytic Gaussian {gauss_k:.4g} → {winner} wins; crossover k = {cross}"
+                # Laplace is eps-DP: odds. The analytic Gaussian's exact guarantee is mu-GDP with
+                # mu = sqrt(k) / (sqrt(k) sigma_1) = 1 / sigma_1 (L2 sensitivity sqrt(k)): a test.
+                + promise(epsilon=eps, label="What the Laplace release promises")
+                + promise(mu=1 / sigmas["analytic"], label="What the analytic Gaussian promises"))
 
 
 def figure_k_queries(epsilon: float = 0.5, delta: float = 1e-6, k: int = 10, seed: int = SEED):
-    view = KQueryView()
-    view.update({"epsilon": epsilon, "delta": delta, "k": k}, seed)
-    view.ax.set_title(f"per-query MSE of k counts, ε = {epsilon:g}, δ = {delta:g}")
-    view.ax.set_ylim(3, 1e6)  # the panel's range covers every slider position; this figure one
-    return view.fig
+    fig = view_figure(KQueryView, {"epsilon": epsilon, "delta": delta, "k": k}, seed)
+    fig.axes[0].set_title(f"per-query MSE of k counts, ε = {epsilon:g}, δ = {delta:g}")
+    fig.axes[0].set_ylim(3, 1e6)  # the panel's range covers every slider position; this figure one
+    return fig
 
 
 def k_query_panel(seed: int = SEED) -> SliderPanel:
-    view = KQueryView()
-    controls = {"epsilon": epsilon_slider(0.5), "delta": delta_slider(1e-6), "k": k_slider(10)}
-    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+    return view_panel(KQueryView, {"epsilon": epsilon_slider(0.5), "delta": delta_slider(1e-6),
+                                   "k": k_slider(10)}, seed)
 
 
-# ------------------------------------------------------------ (alpha, beta)-accuracy for k queries
-
-def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = BETA,
-                      seed: int = SEED):
+def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = BETA, seed: int = SEED):
     """alpha against k: seed 004's bounds (pure and (ε, δ)), the exact alpha, simulation."""
     fig, (ax,) = new_figure(1, width=7.0, height=3.8)
     ks = np.unique(np.geomspace(1, 1000, 60).astype(int))
@@ -252,17 +212,13 @@ def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = B
     if epsilon <= 1:
         ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta, delta),
                 color=COLORS["bound"], label="bound, (ε, δ), seed's split: (√(8k ln(1/δ))/ε) ln(k/β)")
-        ax.axvline(8 * math.log(1 / delta), color=COLORS["bound"], ls=":", lw=1,
-                   label="k = 8 ln(1/δ)")
+        ax.axvline(8 * math.log(1 / delta), color=COLORS["bound"], ls=":", lw=1, label="k = 8 ln(1/δ)")
     exact_step = np.array([advanced_composition_per_step(epsilon, int(k), delta) for k in ks])
     ax.plot(ks, np.log(ks / beta) / exact_step, color=COLORS["zcdp"], lw=1.2,
             label="bound, (ε, δ), advanced composition solved exactly")
     exact = TheoryVsEmpirical(ax, color="k", label="exact α, pure", theory_style="--")
-    quantiles = [
-        standard_errors("laplace", ACC_TRIALS, k=int(k), reduce="max", seed=seed)
-        .quantile(laplace_scale_k(1, int(k), epsilon), 1 - beta)
-        for k in ACC_K
-    ]
+    quantiles = [standard_errors("laplace", ACC_TRIALS, k=int(k), reduce="max", seed=seed)
+                 .quantile(laplace_scale_k(1, int(k), epsilon), 1 - beta) for k in ACC_K]
     exact.update(ks, laplace_accuracy_k_exact(1, ks, epsilon, beta), ACC_K, Estimate.stack(quantiles))
     ax.set(xscale="log", yscale="log", xlabel="number of queries k",
            ylabel=f"α: all k errors ≤ α w.p. ≥ 1 - β (β = {beta})",
@@ -272,18 +228,11 @@ def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = B
     return fig
 
 
-# ------------------------------------------------------------ figures and report rows
-
-
 def figures() -> dict[str, object]:
     """The figures ``make figures`` writes, by file stem."""
-    return {
-        "01_laplace_densities": figure_laplace_densities(),
-        "01_laplace_vs_normal": figure_laplace_vs_normal(),
-        "01_laplace_error": figure_laplace_error(),
-        "01_k_queries": figure_k_queries(),
-        "01_accuracy_k": figure_accuracy_k(),
-    }
+    return {"01_laplace_densities": figure_laplace_densities(),
+            "01_laplace_vs_normal": figure_laplace_vs_normal(), "01_laplace_error": figure_laplace_error(),
+            "01_k_queries": figure_k_queries(), "01_accuracy_k": figure_accuracy_k()}
 
 
 PANELS = (

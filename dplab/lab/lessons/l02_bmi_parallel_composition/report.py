@@ -1,9 +1,8 @@
 """Lesson 2, BMI and parallel composition: constants, derived sensitivities, report rows, exercises.
 
-Notebook ``notebooks/02_bmi_parallel_composition.ipynb``. Seed 000 (Problem /
-Algorithm 1 / Algorithm 2 / Generalized sensitivity / Constrained inference /
-Transformations & stability) and seed 003 (parallel composition, contingency
-tables). No plotting here: the figures and the panel are in ``views.py``.
+Notebook ``notebooks/02_bmi_parallel_composition.ipynb``. Seed 000 (Problem / Algorithm 1 / Algorithm 2 /
+Generalized sensitivity / Constrained inference / Transformations & stability) and seed 003 (parallel
+composition, contingency tables). No plotting here: the figures and the panel are in ``views.py``.
 """
 
 from __future__ import annotations
@@ -14,33 +13,30 @@ import numpy as np
 
 from dplab.accounting import subsampling_epsilon, subsampling_slide_claim_fails_above
 from dplab.bmi import (
-    BMI_UNIVERSE,
-    TWEET_UNIVERSE,
     bmi_algorithm_1,
     bmi_algorithm_2,
     bmi_cells,
+    bmi_derived_sensitivities,
     bmi_expected_total_error,
-    bmi_f1,
-    bmi_f2,
     bmi_inference_trials,
     bmi_order_violation_probability,
     bmi_slides_table,
     bmi_totals_expected_error,
     bmi_totals_trials,
-    bmi_transform,
     bmi_true_answers,
-    first_words,
     tall_counts_isotonic_trials,
 )
-from dplab.contingency import contingency_expected_total_error, contingency_release
+from dplab.contingency import contingency_expected_total_error, contingency_squared_errors
 from dplab.datasets import load_yrbss
 from dplab.lab.report import ReportRow
-from dplab.sensitivity import histogram_sensitivity, l1_sensitivity, stability
+from dplab.sensitivity import histogram_sensitivity
 from dplab.simulate import mean_ci, proportion_ci
 
 NOTEBOOK = "02_bmi_parallel_composition.ipynb"
 PREFIX = "02"
 SEED = 2027
+#: every sensitivity and stability of the notebook, by brute force (the notebook's name for it)
+derived_sensitivities = bmi_derived_sensitivities
 
 
 def _bisect_crossing(p: float) -> float:
@@ -56,20 +52,6 @@ def _bisect_crossing(p: float) -> float:
     return (lo + hi) / 2
 
 
-def derived_sensitivities(max_rows: int = 3) -> dict[str, float]:
-    """Every sensitivity and stability of the notebook, derived by brute force."""
-    out = {}
-    for neighbours in ("add_remove", "replace"):
-        out[f"f1 {neighbours}"] = l1_sensitivity(bmi_f1, BMI_UNIVERSE, max_rows, neighbours)
-        out[f"f2 {neighbours}"] = l1_sensitivity(bmi_f2, BMI_UNIVERSE, max_rows, neighbours)
-        out[f"cells {neighbours}"] = l1_sensitivity(bmi_cells, BMI_UNIVERSE, max_rows, neighbours)
-        out[f"answers {neighbours}"] = l1_sensitivity(bmi_true_answers, BMI_UNIVERSE, max_rows,
-                                                      neighbours)
-    out["bmi stability"] = stability(bmi_transform, BMI_UNIVERSE, max_rows)
-    out["3-words stability"] = stability(first_words(3), TWEET_UNIVERSE, max_rows)
-    return out
-
-
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     n = 200_000
     yrbss = load_yrbss()
@@ -83,7 +65,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     a2 = total_error(bmi_algorithm_2(yrbss, 1.0, rng=seed + 1, size=n))
     a2r = total_error(bmi_algorithm_2(yrbss, 1.0, rng=seed + 2, size=n, neighbours="replace"))
     a1j = total_error(bmi_algorithm_1(yrbss, 1.0, rng=seed + 3, size=n, accounting="joint"))
-    sens = derived_sensitivities()
+    sens, brute = derived_sensitivities(), "brute force, ≤ 3 rows of 4 types"
     slides = bmi_slides_table()
     c2 = bmi_cells(slides)[1]
     inf_rows = []
@@ -92,27 +74,22 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         viol = int(r["violated"].sum())
         inf_rows += [
             ReportRow(f"02.order_violation_alg{alg}", "Pr[noisy q1 > noisy (q1+q2)]: "
-                      + ("½e^(-q2 ε)" if alg == 2 else "½e^(-q2/b)(1 + q2/2b), b = 4/ε"),
-                      "000", f"slides table (q2={c2:.0f}), ε={eps}, n={n}",
+                      + ("½e^(-q2 ε)" if alg == 2 else "½e^(-q2/b)(1 + q2/2b), b = 4/ε"), "000",
+                      f"slides table (q2={c2:.0f}), ε={eps}, n={n}",
                       bmi_order_violation_probability(alg, c2, eps), "=",
                       interval=lambda c, v=viol: proportion_ci(v, n, c)),
             ReportRow(f"02.inference_never_worse_alg{alg}",
                       "share of draws with ‖q - q̄‖ ≤ ‖q - q̃‖ (projection on a convex set)", "000",
                       f"slides table, ε={eps}, n={n}", 1.0, "exact",
                       value=float(np.mean(r["after"] <= r["before"] + 1e-9))),
-            ReportRow(f"02.inference_error_alg{alg}", "total error after projection ≤ before",
-                      "000", f"slides table, ε={eps}, n={n}",
-                      bmi_expected_total_error(alg, eps), "<=",
+            ReportRow(f"02.inference_error_alg{alg}", "total error after projection ≤ before", "000",
+                      f"slides table, ε={eps}, n={n}", bmi_expected_total_error(alg, eps), "<=",
                       interval=lambda c, a=r["after"]: mean_ci(a, c)),
         ]
     iso = tall_counts_isotonic_trials(0.01, 20_000, seed + 20)
     tot = bmi_totals_trials(1.0, n, seed + 25)
-    cont = {}
-    for method in ("seed003", "parallel_replace"):
-        counts = np.full(6, 100.0)
-        noisy = contingency_release(counts, 1.0, method, rng=seed + 30, size=n)
-        cont[method] = np.sum((noisy - counts) ** 2, axis=1)
-    crossing = _bisect_crossing(0.1)
+    cont = {m: contingency_squared_errors(np.full(6, 100.0), 1.0, m, n, rng=seed + 30)
+            for m in ("seed003", "parallel_replace")}
     holds = all(2 * p * e >= subsampling_epsilon(e, p) for p in (0.01, 0.1, 0.3, 0.5, 0.9)
                 for e in np.linspace(0.01, 1.0, 100))
     return [
@@ -121,47 +98,41 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("02.alg2_total", "Algorithm 2: total error 12/ε² (add/remove)", "000",
                   f"YRBSS, ε=1, n={n}", bmi_expected_total_error(2, 1.0), "=", interval=a2),
         ReportRow("02.alg2_total_replace", "Algorithm 2 with Lap(2/ε): 48/ε² (replace-one)", "000",
-                  f"YRBSS, ε=1, n={n}", bmi_expected_total_error(2, 1.0, "replace"), "=",
-                  interval=a2r),
+                  f"YRBSS, ε=1, n={n}", bmi_expected_total_error(2, 1.0, "replace"), "=", interval=a2r),
         ReportRow("02.alg1_joint_total",
                   "Algorithm 1, the 4 answers as one query (Δ₁ = 2): 4·2(2/ε)² = 32/ε²", "000",
-                  f"YRBSS, ε=1, add/remove, n={n}",
-                  bmi_expected_total_error(1, 1.0, accounting="joint"), "=", interval=a1j),
-        ReportRow("02.sensitivity_f1", "S(f1), f1 = (q1, q2), add/remove (slide: 1)", "000",
-                  "brute force, ≤ 3 rows of 4 types", 1, "exact", value=sens["f1 add_remove"]),
-        ReportRow("02.sensitivity_f2", "S(f2), f2 = (q1, q1+q2), add/remove (slide: 2)", "000",
-                  "brute force, ≤ 3 rows of 4 types", 2, "exact", value=sens["f2 add_remove"]),
-        ReportRow("02.sensitivity_f1_replace", "S(f1) under replace-one", "000",
-                  "brute force, ≤ 3 rows of 4 types", 2, "exact", value=sens["f1 replace"]),
-        ReportRow("02.sensitivity_cells_replace", "histogram of 4 cells under replace-one", "003",
-                  "brute force, ≤ 3 rows of 4 types", histogram_sensitivity("replace"), "exact",
-                  value=sens["cells replace"]),
-        ReportRow("02.stability_bmi", "stability of (s, h, w) → (s, bmi)", "000",
-                  "brute force, ≤ 3 rows", 1, "exact", value=sens["bmi stability"]),
+                  f"YRBSS, ε=1, add/remove, n={n}", bmi_expected_total_error(1, 1.0, accounting="joint"), "=",
+                  interval=a1j),
+        ReportRow("02.sensitivity_f1", "S(f1), f1 = (q1, q2), add/remove (slide: 1)", "000", brute, 1,
+                  "exact", value=sens["f1 add_remove"]),
+        ReportRow("02.sensitivity_f2", "S(f2), f2 = (q1, q1+q2), add/remove (slide: 2)", "000", brute, 2,
+                  "exact", value=sens["f2 add_remove"]),
+        ReportRow("02.sensitivity_f1_replace", "S(f1) under replace-one", "000", brute, 2, "exact",
+                  value=sens["f1 replace"]),
+        ReportRow("02.sensitivity_cells_replace", "histogram of 4 cells under replace-one", "003", brute,
+                  histogram_sensitivity("replace"), "exact", value=sens["cells replace"]),
+        ReportRow("02.stability_bmi", "stability of (s, h, w) → (s, bmi)", "000", "brute force, ≤ 3 rows", 1,
+                  "exact", value=sens["bmi stability"]),
         ReportRow("02.stability_k_words", "stability of tweet → first k words", "000",
                   "k=3, brute force, ≤ 3 tweets", 3, "exact", value=sens["3-words stability"]),
         *inf_rows,
         ReportRow("02.inference_total_equals_cells",
-                  "q1, q2, total at Lap(3/ε), projected on total = q1 + q2: error 3v → 2v",
-                  "000", f"YRBSS males, ε=1, n={n}", bmi_totals_expected_error(1.0, True), "=",
+                  "q1, q2, total at Lap(3/ε), projected on total = q1 + q2: error 3v → 2v", "000",
+                  f"YRBSS males, ε=1, n={n}", bmi_totals_expected_error(1.0, True), "=",
                   interval=lambda c: mean_ci(tot["after"], c)),
-        ReportRow("02.isotonic_never_worse", "share of draws where the isotonic fit is no worse",
-                  "000", "YRBSS # ≥ h, 10 thresholds, ε=0.01, n=20000", 1.0, "exact",
+        ReportRow("02.isotonic_never_worse", "share of draws where the isotonic fit is no worse", "000",
+                  "YRBSS # ≥ h, 10 thresholds, ε=0.01, n=20000", 1.0, "exact",
                   value=float(np.mean(iso["after"] <= iso["before"] + 1e-9))),
-        ReportRow("02.contingency_seed003", "d-1 cells at ε/(d-1), last = n - sum: 4(d-1)³/ε²",
-                  "003", f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "seed003"),
-                  "=", interval=lambda c: mean_ci(cont["seed003"], c)),
+        ReportRow("02.contingency_seed003", "d-1 cells at ε/(d-1), last = n - sum: 4(d-1)³/ε²", "003",
+                  f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "seed003"), "=",
+                  interval=lambda c: mean_ci(cont["seed003"], c)),
         ReportRow("02.contingency_parallel", "all d cells at Lap(2/ε) (replace-one): 8d/ε²", "003",
-                  f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "parallel_replace"),
-                  "=", interval=lambda c: mean_ci(cont["parallel_replace"], c)),
-        ReportRow("02.subsampling_small_eps", "2pε ≥ ln(1 + p(e^ε - 1)) for all ε ≤ 1 (1 = holds)",
-                  "000", "p ∈ {0.01, 0.1, 0.3, 0.5, 0.9}, 100 ε each", 1.0, "exact",
-                  value=float(holds)),
+                  f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "parallel_replace"), "=",
+                  interval=lambda c: mean_ci(cont["parallel_replace"], c)),
+        ReportRow("02.subsampling_small_eps", "2pε ≥ ln(1 + p(e^ε - 1)) for all ε ≤ 1 (1 = holds)", "000",
+                  "p ∈ {0.01, 0.1, 0.3, 0.5, 0.9}, 100 ε each", 1.0, "exact", value=float(holds)),
         ReportRow("02.subsampling_crossing",
-                  "ε* where ln(1 + p(e^ε - 1)) = 2pε (p = 0.1): brentq vs bisection",
-                  "000", "p=0.1, 200 bisection steps in plain Python", crossing, "exact",
+                  "ε* where ln(1 + p(e^ε - 1)) = 2pε (p = 0.1): brentq vs bisection", "000",
+                  "p=0.1, 200 bisection steps in plain Python", _bisect_crossing(0.1), "exact",
                   value=subsampling_slide_claim_fails_above(0.1), rel_tol=1e-9),
     ]
-
-
-# ------------------------------------------------------------ exercises

@@ -1,7 +1,6 @@
 """Lesson 2, BMI and parallel composition: figures and the widget panel (one View per panel).
 
-Notebook ``notebooks/02_bmi_parallel_composition.ipynb`` and ``python -m dplab figures``
-both call these functions.
+Notebook ``notebooks/02_bmi_parallel_composition.ipynb`` and ``python -m dplab figures`` both call these.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from dplab.accounting import subsampling_epsilon, subsampling_slide_claim_fails_
 from dplab.bmi import (
     ANSWERS_FROM_CELLS,
     TALL_THRESHOLDS_M,
+    bmi_answer_mse,
     bmi_cells,
     bmi_expected_total_error,
     bmi_inference_trials,
@@ -20,7 +20,11 @@ from dplab.bmi import (
     bmi_slides_table,
     tall_counts_isotonic_trials,
 )
-from dplab.contingency import CONTINGENCY_METHODS, contingency_expected_total_error, contingency_release
+from dplab.contingency import (
+    CONTINGENCY_METHODS,
+    contingency_expected_total_error,
+    contingency_squared_errors,
+)
 from dplab.lab.cache import cached
 from dplab.lab.lessons.l02_bmi_parallel_composition.report import SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
@@ -32,6 +36,8 @@ from dplab.lab.widgets import (
     SliderPanel,
     epsilon_slider,
     promise,
+    view_figure,
+    view_panel,
 )
 from dplab.simulate import Estimate, ScaledErrors, mean_ci, proportion_ci, standard_draw
 
@@ -39,9 +45,7 @@ TRIALS = 100_000
 EPS_LINE = np.geomspace(0.05, 5.0, 200)
 EPS_POINTS = np.geomspace(0.08, 4.0, 9)
 ANSWER_NAMES = ["# M, BMI < 25", "# M", "# F, BMI < 25", "# F"]
-
-
-# ------------------------------------------------------------ panel: Algorithm 1 vs Algorithm 2
+CONTINGENCY_D = np.arange(2, 13)
 
 
 def standard_answer_errors(seed: int, trials: int = TRIALS) -> dict[str, np.ndarray]:
@@ -73,11 +77,9 @@ class BMIErrorView:
                ylabel="total squared error of the 4 answers", title="total error against ε")
         ax.legend(fontsize=7, loc="upper right")
         self.answers = {
-            1: TheoryVsEmpirical(ax_ans, color=COLORS["laplace"], label="Algorithm 1",
-                                 theory_style="_"),
-            2: TheoryVsEmpirical(ax_ans, color=COLORS["analytic"], label="Algorithm 2",
-                                 theory_style="_", marker="s"),
-        }
+            1: TheoryVsEmpirical(ax_ans, color=COLORS["laplace"], label="Algorithm 1", theory_style="_"),
+            2: TheoryVsEmpirical(ax_ans, color=COLORS["analytic"], label="Algorithm 2", theory_style="_",
+                                 marker="s")}
         for line in self.answers.values():
             line.theory.set_markersize(22)
             line.theory.set_markeredgewidth(2)
@@ -90,18 +92,15 @@ class BMIErrorView:
                         *self.answers[1].artists, *self.answers[2].artists]
 
     def update(self, values: dict, seed: int) -> str:
-        eps = values["epsilon"]
-        neighbours = values["neighbours"]
+        eps, neighbours = values["epsilon"], values["neighbours"]
         shown = {"both": (1, 2), "Algorithm 1": (1,), "Algorithm 2": (2,)}[values["algorithm"]]
         for alg, line in ((1, self.alg1), (2, self.alg2)):
             total, per_answer = _scaled_errors(seed, alg)
-            theory = bmi_expected_total_error(alg, EPS_LINE, neighbours)
-            scales = bmi_noise_scale(alg, EPS_POINTS, neighbours)
-            line.update(EPS_LINE, theory, EPS_POINTS, total.mse(scales))
+            line.update(EPS_LINE, bmi_expected_total_error(alg, EPS_LINE, neighbours), EPS_POINTS,
+                        total.mse(bmi_noise_scale(alg, EPS_POINTS, neighbours)))
             line.set_visible(alg in shown)
             b = bmi_noise_scale(alg, eps, neighbours)
-            row_var = np.sum(ANSWERS_FROM_CELLS**2, axis=1) if alg == 2 else np.ones(4)
-            self.answers[alg].update(np.arange(4), 2 * b**2 * row_var, np.arange(4),
+            self.answers[alg].update(np.arange(4), bmi_answer_mse(alg, eps, neighbours), np.arange(4),
                                      Estimate.stack([pa.mse(b) for pa in per_answer]))
             self.answers[alg].set_visible(alg in shown)
         total, _ = _scaled_errors(seed, 1)  # the same independent noise, scale Delta_1/eps
@@ -109,40 +108,30 @@ class BMIErrorView:
                           total.mse(bmi_noise_scale(1, EPS_POINTS, neighbours, "joint")))
         self.joint.set_visible(1 in shown)
         self.here.set_xdata([eps, eps])
-        t1 = bmi_expected_total_error(1, eps, neighbours)
-        t2 = bmi_expected_total_error(2, eps, neighbours)
+        t1, t2 = bmi_expected_total_error(1, eps, neighbours), bmi_expected_total_error(2, eps, neighbours)
         s1 = float(_scaled_errors(seed, 1)[0].mse(bmi_noise_scale(1, eps, neighbours)).estimate)
         s2 = float(_scaled_errors(seed, 2)[0].mse(bmi_noise_scale(2, eps, neighbours)).estimate)
-        return (
-            f"<b>ε = {eps:.3g}</b>, {neighbours} neighbours: total squared error "
-            f"Algorithm 1 theory {t1:.4g} (simulated {s1:.4g}), Algorithm 2 theory {t2:.4g} "
-            f"(simulated {s2:.4g}); Algorithm 2 is {t1 / t2:.3g}× more accurate"
-            + promise(epsilon=eps)  # both algorithms are eps-DP
-        )
+        return (f"<b>ε = {eps:.3g}</b>, {neighbours} neighbours: total squared error "
+                f"Algorithm 1 theory {t1:.4g} (simulated {s1:.4g}), Algorithm 2 theory {t2:.4g} "
+                f"(simulated {s2:.4g}); Algorithm 2 is {t1 / t2:.3g}× more accurate"
+                + promise(epsilon=eps))  # both algorithms are eps-DP
 
 
 def figure_bmi_error(epsilon: float = 1.0, neighbours: str = "add_remove", seed: int = SEED):
-    view = BMIErrorView()
-    view.update({"epsilon": epsilon, "algorithm": "both", "neighbours": neighbours}, seed)
-    view.fig.axes[1].set_title(f"each answer at ε = {epsilon:g} ({neighbours})")
-    return view.fig
+    fig = view_figure(BMIErrorView, {"epsilon": epsilon, "algorithm": "both", "neighbours": neighbours}, seed)
+    fig.axes[1].set_title(f"each answer at ε = {epsilon:g} ({neighbours})")
+    return fig
 
 
 def bmi_panel(seed: int = SEED) -> SliderPanel:
     import ipywidgets as widgets
 
-    view = BMIErrorView()
-    controls = {
+    return view_panel(BMIErrorView, {
         "epsilon": epsilon_slider(1.0),
-        "algorithm": widgets.Dropdown(options=["both", "Algorithm 1", "Algorithm 2"],
-                                      value="both", description="algorithm"),
+        "algorithm": widgets.Dropdown(options=["both", "Algorithm 1", "Algorithm 2"], value="both",
+                                      description="algorithm"),
         "neighbours": widgets.Dropdown(options=["add_remove", "replace"], value="add_remove",
-                                       description="neighbours"),
-    }
-    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
-
-
-# ------------------------------------------------------------ constrained inference
+                                       description="neighbours")}, seed)
 
 
 def figure_inference(seed: int = SEED, trials: int = 40_000):
@@ -155,20 +144,17 @@ def figure_inference(seed: int = SEED, trials: int = 40_000):
         line = TheoryVsEmpirical(ax, color=color, label=f"Algorithm {alg}", marker=marker)
         results = [bmi_inference_trials(table, alg, e, trials, seed + i) for i, e in enumerate(eps_points)]
         freq = proportion_ci(np.array([r["violated"].sum() for r in results]), trials)
-        line.update(EPS_LINE, bmi_order_violation_probability(alg, c2, EPS_LINE),
-                    eps_points, freq)
-        before = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} as released",
-                                   marker=marker)
+        line.update(EPS_LINE, bmi_order_violation_probability(alg, c2, EPS_LINE), eps_points, freq)
+        before = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} as released", marker=marker)
         before.update(EPS_LINE, bmi_expected_total_error(alg, EPS_LINE), eps_points,
                       Estimate.stack([mean_ci(r["before"]) for r in results]))
-        after = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} after projection",
-                                  marker="x", show_theory=False)
+        after = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} after projection", marker="x",
+                                  show_theory=False)
         after.update([], [], eps_points, Estimate.stack([mean_ci(r["after"]) for r in results]))
     for a in (ax, ax_err):  # set_data does not grow the data limits: recompute them
         a.relim()
         a.autoscale_view()
-    ax.set(xscale="log", yscale="log", ylim=(1e-5, 1), xlabel="ε",
-           ylabel="Pr[noisy q1 > noisy (q1 + q2)]",
+    ax.set(xscale="log", yscale="log", ylim=(1e-5, 1), xlabel="ε", ylabel="Pr[noisy q1 > noisy (q1 + q2)]",
            title=f"slides table (q2 = {c2:.0f}): order broken")
     ax.legend(fontsize=7)
     ax_err.set(xscale="log", yscale="log", xlabel="ε", ylabel="total squared error",
@@ -193,11 +179,6 @@ def figure_isotonic(epsilon: float = 0.01, seed: int = SEED):
     return fig
 
 
-# ------------------------------------------------------------ contingency tables and subsampling
-
-CONTINGENCY_D = np.arange(2, 13)
-
-
 def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_000):
     """Seed 003's epsilon/(d - 1) against parallel composition, total error over the d cells."""
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
@@ -205,13 +186,9 @@ def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_
               "parallel_replace": ("zcdp", "^")}
     for method, neighbours in CONTINGENCY_METHODS.items():
         color, marker = styles[method]
-        line = TheoryVsEmpirical(ax, color=COLORS[color], marker=marker,
-                                 label=f"{method} ({neighbours})")
-        est = []
-        for d in CONTINGENCY_D:
-            counts = np.full(d, 50.0)
-            noisy = contingency_release(counts, epsilon, method, rng=seed + d, size=trials)
-            est.append(mean_ci(np.sum((noisy - counts) ** 2, axis=1)))
+        line = TheoryVsEmpirical(ax, color=COLORS[color], marker=marker, label=f"{method} ({neighbours})")
+        est = [mean_ci(contingency_squared_errors(np.full(d, 50.0), epsilon, method, trials, rng=seed + d))
+               for d in CONTINGENCY_D]
         line.update(CONTINGENCY_D, contingency_expected_total_error(CONTINGENCY_D, epsilon, method),
                     CONTINGENCY_D, Estimate.stack(est))
     ax.relim()
@@ -228,13 +205,12 @@ def figure_subsampling(ps=(0.1, 0.3)):
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
     eps = np.linspace(0.01, 4, 300)
     for p, color in zip(ps, ("laplace", "analytic"), strict=True):
-        ax.plot(eps, subsampling_epsilon(eps, p), color=COLORS[color],
-                label=f"exact, p = {p}")
+        ax.plot(eps, subsampling_epsilon(eps, p), color=COLORS[color], label=f"exact, p = {p}")
         ax.plot(eps, 2 * p * eps, "--", color=COLORS[color], label=f"slide: 2pε, p = {p}")
         cross = subsampling_slide_claim_fails_above(p)
         ax.axvline(cross, color=COLORS[color], ls=":", lw=1)
-        ax.annotate(f"fails beyond ε ≈ {cross:.2f}", (cross, 2 * p * cross), fontsize=7,
-                    xytext=(5, -15), textcoords="offset points")
+        ax.annotate(f"fails beyond ε ≈ {cross:.2f}", (cross, 2 * p * cross), fontsize=7, xytext=(5, -15),
+                    textcoords="offset points")
     ax.set(xlabel="ε of the mechanism", ylabel="ε after subsampling",
            title="subsampling: slide's 2pε against the exact ε")
     ax.legend(fontsize=7)
@@ -242,18 +218,11 @@ def figure_subsampling(ps=(0.1, 0.3)):
     return fig
 
 
-# ------------------------------------------------------------ figures and report rows
-
-
 def figures() -> dict[str, object]:
-    return {
-        "02_bmi_error": figure_bmi_error(),
-        "02_bmi_error_replace": figure_bmi_error(neighbours="replace"),
-        "02_inference": figure_inference(),
-        "02_isotonic": figure_isotonic(),
-        "02_contingency": figure_contingency(),
-        "02_subsampling": figure_subsampling(),
-    }
+    return {"02_bmi_error": figure_bmi_error(),
+            "02_bmi_error_replace": figure_bmi_error(neighbours="replace"),
+            "02_inference": figure_inference(), "02_isotonic": figure_isotonic(),
+            "02_contingency": figure_contingency(), "02_subsampling": figure_subsampling()}
 
 
 PANELS = (

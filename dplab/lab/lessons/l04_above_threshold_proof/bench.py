@@ -14,7 +14,7 @@ def sparse_vector_rows(seeds: int = 20) -> list[tuple[str, str, str]]:
     import tracemalloc
 
     from dplab.audit import audit_epsilon
-    from dplab.sparse_vector import above_threshold, halting_privacy_losses, sparse_vector
+    from dplab.sparse_vector import halting_privacy_losses, output_sampler
 
     rows = []
     for n in (50, 1000):
@@ -23,10 +23,7 @@ def sparse_vector_rows(seeds: int = 20) -> list[tuple[str, str, str]]:
         rows.append((f"exact privacy loss of every output of a {n}-query stream ({n + 1} outputs)",
                      f"{t:.2f} s", "<= 1 s" if n == 50 else "report"))
     d, d_prime = np.zeros(6), np.array([1.0, 1.0, 1.0, 1.0, 1.0, -1.0])
-
-    def at(data, size, rng):
-        return above_threshold(data, 0.0, 0.7, size=size, rng=rng)
-
+    at = output_sampler("above_threshold", 0.7)
     tracemalloc.start()
     start = time.perf_counter()
     audit_epsilon(at, d, d_prime, n_runs=1_000_000, n_pilot=100_000, rng=0)
@@ -34,11 +31,7 @@ def sparse_vector_rows(seeds: int = 20) -> list[tuple[str, str, str]]:
     tracemalloc.stop()
     rows.append(("audit, 10^6 runs of AboveThreshold on D and D' (6 queries): time, peak memory",
                  f"{elapsed:.2f} s, {peak / 2**20:.0f} MiB", "<= 10 s, <= 1 GiB"))
-
-    def lee_clifton(data, size, rng):
-        above = sparse_vector(data, 0.0, 0.7, c=1, variant="lee_clifton", size=size, rng=rng).above
-        return np.where(above.any(axis=1), above.argmax(axis=1), -1)
-
+    lee_clifton = output_sampler("lee_clifton", 0.7)
     bounds = [audit_epsilon(lee_clifton, d, d_prime, n_runs=2_000_000, n_pilot=200_000, rng=s).epsilon_lower
               for s in range(seeds)]
     rows.append((f"audit power, Lee-Clifton (true 1.2173, claimed 0.7), 2x10^6 runs: bound, share of "

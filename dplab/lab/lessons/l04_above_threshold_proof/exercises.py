@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from dplab.lab.exercises import Exercise
-from dplab.lab.lessons.l04_above_threshold_proof.report import naive_epsilon
-from dplab.sparse_vector import exact_privacy_loss
+from dplab.sparse_vector import exact_privacy_loss, naive_above_threshold_epsilon
 
 EXERCISES = [
     Exercise("04.1", "Naive accounting charges k eps/4 for k comparisons, each through Lap(4/eps) noise. "
-             "For k = 40 queries at eps = 0.5, what does it charge?", lambda: naive_epsilon(40, 0.5),
+             "For k = 40 queries at eps = 0.5, what does it charge?",
+             lambda: naive_above_threshold_epsilon(40, 0.5),
              "Given the noisy threshold, each comparison is an eps/4-DP release: compose them.",
              "40 × 0.5/4 = 5, ten times the theorem's eps = 0.5; the naive bound wins only for k < 4."),
     Exercise("04.2", "The exact privacy loss of AboveThreshold halting at the 3rd query of a stream of "

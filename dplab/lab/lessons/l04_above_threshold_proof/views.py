@@ -6,8 +6,6 @@ call these functions.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
@@ -20,7 +18,6 @@ from dplab.lab.lessons.l04_above_threshold_proof.report import (
     THRESHOLD,
     height_stream,
     loss_curves,
-    naive_epsilon,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import (
@@ -32,30 +29,21 @@ from dplab.lab.widgets import (
     epsilon_slider,
     k_slider,
     promise,
+    view_figure,
+    view_panel,
 )
 from dplab.simulate import proportion_ci
 from dplab.sparse_vector import (
     PRIVATE_VARIANTS,
     above_threshold,
-    halting_privacy_losses,
-    output_log_probability,
+    halting_loss_curves,
+    halting_probabilities,
+    naive_above_threshold_epsilon,
 )
 
 VARIANT_COLORS = {"above_threshold": "k", "lyu_alg1": COLORS["analytic"], "dwork_roth": COLORS["classical"],
                   "lee_clifton": COLORS["zcdp"], "no_halting": COLORS["bound"]}
 PANEL_K_MAX = 200
-
-
-def halting_distribution(epsilon: float = 1.0) -> np.ndarray:
-    """Exact Pr[AboveThreshold halts at query i] on the height stream (last entry: never)."""
-    f = height_stream()
-    probs = []
-    for i in range(f.size):
-        output = np.r_[np.zeros(i, dtype=bool), True]
-        probs.append(math.exp(output_log_probability("above_threshold", f, THRESHOLD, epsilon, output)))
-    probs.append(math.exp(output_log_probability("above_threshold", f, THRESHOLD, epsilon,
-                                                 np.zeros(f.size, dtype=bool))))
-    return np.array(probs)
 
 
 def figure_stream(epsilon: float = 1.0, seed: int = SEED, runs: int = 200_000):
@@ -69,7 +57,7 @@ def figure_stream(epsilon: float = 1.0, seed: int = SEED, runs: int = 200_000):
            title="the stream of queries (YRBSS)")
     ax.invert_xaxis()
     ax.legend(fontsize=7)
-    probs = halting_distribution(epsilon)
+    probs = halting_probabilities("above_threshold", f, THRESHOLD, epsilon)
     first = above_threshold(f, THRESHOLD, epsilon, size=runs, rng=seed)
     counts = np.array([np.sum(first == i) for i in range(f.size)])
     idx = np.arange(f.size)
@@ -88,8 +76,8 @@ def figure_naive(epsilon: float = 1.0):
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
     n = LOSS_K
     exact = loss_curves(epsilon)["above_threshold"][n - 1]
-    ax.plot(n, [naive_epsilon(int(k), epsilon) for k in n], "o-", color=COLORS["zcdp"], ms=3,
-            label="naive: k ε/4 (sequential composition of the comparisons; valid, better for k < 4)")
+    ax.plot(n, [naive_above_threshold_epsilon(int(k), epsilon) for k in n], "o-", color=COLORS["zcdp"],
+            ms=3, label="naive: k ε/4 (sequential composition of the comparisons; valid, better for k < 4)")
     ax.axhline(epsilon, color="k", ls="--", lw=1, label="the theorem: ε, whatever k")
     ax.plot(n, exact, "s-", color=COLORS["analytic"], ms=3,
             label="exact loss of halting at query k (0s, T = 0)")
@@ -124,9 +112,7 @@ def figure_losses(epsilon: float = 1.0):
 def _panel_curve(variant: str, epsilon: float) -> np.ndarray:
     """The loss of halting at j = 1..PANEL_K_MAX for one variant and eps (cached: the queries
     slider only truncates it)."""
-    curve = halting_privacy_losses(variant, np.zeros(PANEL_K_MAX), 0.0, epsilon)[:-1]
-    curve.flags.writeable = False
-    return curve
+    return halting_loss_curves((variant,), epsilon, PANEL_K_MAX)[variant]
 
 
 class LossView:
@@ -163,45 +149,33 @@ class LossView:
         self.eps_text.set_text(f"ε = {eps:.3g}")
         loss = curve[k - 1]
         verdict = "within" if loss <= eps * (1 + 1e-9) else "beyond"
-        if variant in PRIVATE_VARIANTS:
-            promised = promise(epsilon=eps)
-        else:
-            promised = promise(reason=f"{variant} is not ε-DP (Lyu, Su & Li 2017), so its ε is only a label")
+        promised = promise(epsilon=eps) if variant in PRIVATE_VARIANTS else promise(
+            reason=f"{variant} is not ε-DP (Lyu, Su & Li 2017), so its ε is only a label")
         return (f"<b>{variant}</b>, ε = {eps:.3g}: halting at query k = {k} loses {loss:.4g}, "
                 f"{verdict} the claimed ε ({loss / eps:.3g} ε)" + promised)
 
 
 def figure_loss_panel(epsilon: float = 1.0, k: int = 100, variant: str = "lee_clifton", seed: int = SEED):
-    view = LossView()
-    view.update({"epsilon": epsilon, "k": k, "variant": variant}, seed)
-    view.fig.axes[0].legend(fontsize=7, loc="lower right")  # names the variant shown
-    return view.fig
+    fig = view_figure(LossView, {"epsilon": epsilon, "k": k, "variant": variant}, seed)
+    fig.axes[0].legend(fontsize=7, loc="lower right")  # names the variant shown
+    return fig
 
 
 def loss_panel(seed: int = SEED) -> SliderPanel:
     import ipywidgets as widgets
 
-    view = LossView()
-    controls = {
-        "epsilon": epsilon_slider(1.0),
-        "k": k_slider(100, high=PANEL_K_MAX, description="queries"),
-        "variant": widgets.Dropdown(options=list(CURVE_VARIANTS), value="lee_clifton", description="variant"),
-    }
-    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+    controls = {"epsilon": epsilon_slider(1.0), "k": k_slider(100, high=PANEL_K_MAX, description="queries"),
+                "variant": widgets.Dropdown(options=list(CURVE_VARIANTS), value="lee_clifton",
+                                            description="variant")}
+    return view_panel(LossView, controls, seed)
 
 
 def figures() -> dict[str, object]:
-    return {
-        "04_stream": figure_stream(),
-        "04_naive": figure_naive(),
-        "04_losses": figure_losses(),
-        "04_loss_panel": figure_loss_panel(),
-    }
+    return {"04_stream": figure_stream(), "04_naive": figure_naive(), "04_losses": figure_losses(),
+            "04_loss_panel": figure_loss_panel()}
 
 
-PANELS = (
-    PanelCase("04 loss panel (epsilon, queries, variant)", loss_panel,
-              {"epsilon": list(BENCH_EPSILONS[:6]), "k": [10, 50, 200],
-               "variant": ["above_threshold", "no_halting"]},
-              BrowserStep(0, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),
-)
+PANELS = (PanelCase("04 loss panel (epsilon, queries, variant)", loss_panel,
+                    {"epsilon": list(BENCH_EPSILONS[:6]), "k": [10, 50, 200],
+                     "variant": ["above_threshold", "no_halting"]},
+                    BrowserStep(0, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),)

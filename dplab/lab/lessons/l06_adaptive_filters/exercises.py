@@ -3,9 +3,8 @@ dplab answers 06`` prints the key (questions, computed answers, worked solutions
 
 from __future__ import annotations
 
-from dplab.accounting import advanced_composition, pure_to_zcdp, zcdp_to_approx_dp
+from dplab.accounting import BasicFilter, advanced_composition, filter_trace, pure_to_zcdp, zcdp_to_approx_dp
 from dplab.lab.exercises import Exercise
-from dplab.lab.lessons.l06_adaptive_filters.report import run_filter
 from dplab.mechanisms.noise_reduction import brownian_rho
 
 EXERCISES = [
@@ -13,7 +12,7 @@ EXERCISES = [
         "06.1",
         "dplab's BasicFilter (it halts at its first refusal) with budget eps = 1 receives requests 0.3, "
         "0.5, 0.4, 0.2 in that order. How much has it spent at the end?",
-        lambda: run_filter(1.0, (0.3, 0.5, 0.4, 0.2))[-1][2],
+        lambda: filter_trace(BasicFilter(1.0), (0.3, 0.5, 0.4, 0.2))[-1][1],
         "It accepts while the total stays within 1; once it refuses, it refuses everything after.",
         "0.8: it accepts 0.3 and 0.5, refuses 0.4 (1.2 > 1) and then stays halted, so the final 0.2 "
         "is refused too although it would fit (dplab's filters halt after a refusal).",

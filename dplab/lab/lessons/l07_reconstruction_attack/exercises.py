@@ -7,8 +7,14 @@ import math
 
 from dplab.accounting import approx_dp_to_zcdp
 from dplab.lab.exercises import Exercise
-from dplab.lab.lessons.l07_reconstruction_attack.report import DELTA, column_max, dp_noise
-from dplab.reconstruction import answer_noise_sd, dp_guessing_bound, ls_queries_needed, ls_recovery_theory
+from dplab.lab.lessons.l07_reconstruction_attack.report import DELTA, column_max
+from dplab.reconstruction import (
+    answer_noise_sd,
+    dp_answer_noise,
+    dp_guessing_bound,
+    ls_queries_needed,
+    ls_recovery_theory,
+)
 
 EXERCISES = [
     Exercise(
@@ -55,7 +61,7 @@ EXERCISES = [
         "07.6",
         "The zCDP split answers m = 512 queries with total (eps = 1, delta = 1e-6). What is each "
         "answer's noise sigma?",
-        lambda: dp_noise(512, 1.0, "zcdp")[1],
+        lambda: dp_answer_noise(512, 1.0, delta=DELTA, split="zcdp")[1],
         "rho from (eps, delta) by rho + 2 sqrt(rho ln(1/delta)) = eps; then sigma = sqrt(m / (2 rho)).",
         "rho = (sqrt(ln 1e6 + 1) - sqrt(ln 1e6))^2 = 0.0175; sigma = sqrt(512 / 0.0350) = 121.1: far above "
         "sqrt(n) = 16 for n = 256, so least squares is near a coin toss.",

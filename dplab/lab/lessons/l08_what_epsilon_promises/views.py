@@ -1,60 +1,21 @@
-"""Lesson 8, what epsilon promises: figures and the panels.
-
-Notebook ``notebooks/08_what_epsilon_promises.ipynb`` and ``python -m dplab figures`` both call
-these functions.
-"""
+"""Lesson 8, what epsilon promises: figures and the panels (notebook 8 and ``python -m dplab figures``)."""
 
 from __future__ import annotations
 
 import math
 
+import ipywidgets as widgets
 import numpy as np
 from scipy import stats
 
 from dplab.accounting import gdp_limit_mu
-from dplab.attacks import likelihood_ratio_roc
+from dplab.attacks import likelihood_ratio_roc, mechanism_roc, membership_by_bin
+from dplab.lab import widgets as w
 from dplab.lab.cache import cached
-from dplab.lab.lessons.l08_what_epsilon_promises.report import (
-    ACCOUNT_DELTA,
-    ACCOUNT_EPSILON,
-    ACCOUNT_KS,
-    ACCOUNTANTS,
-    CHOOSE_PRIOR,
-    CHOOSE_RMSE,
-    CLT_KS,
-    LARGE_DELTA,
-    MI_DELTA,
-    MI_EPSILON,
-    POSTERIOR_EPSILONS,
-    POSTERIOR_PRIORS,
-    SEED,
-    SMALL_DELTA,
-    TRADEOFF_EPSILON,
-    accounting,
-    attacker_at_the_bound,
-    bayes_attack,
-    bayes_posterior,
-    clt_mu,
-    composed_laplace,
-    composed_losses,
-    mean_pair,
-    membership_roc,
-    section_mechanism,
-    simulated_roc,
-)
-from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, new_figure
-from dplab.lab.widgets import (
-    BENCH_EPSILONS,
-    EPSILON_STEP,
-    BrowserStep,
-    PanelCase,
-    SliderPanel,
-    delta_slider,
-    epsilon_slider,
-    promise,
-)
+from dplab.lab.lessons.l08_what_epsilon_promises import report as lesson
+from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, errorbar_ci, new_figure
 from dplab.mechanisms import Gaussian, Laplace, RandomizedResponse, laplace_mse
-from dplab.promises import posterior_bound, tradeoff_dp, tradeoff_gdp
+from dplab.promises import posterior, posterior_bound, tradeoff_dp, tradeoff_gdp
 from dplab.simulate import proportion_ci
 
 ALPHA = np.linspace(0, 1, 401)
@@ -62,60 +23,47 @@ MECHANISM_COLORS = {"laplace": COLORS["laplace"], "gaussian": COLORS["gaussian"]
                     "randomized response": PALETTE[2], "truth or rr": PALETTE[3]}
 #: bounds are drawn thick, light and under the curves, so a curve on its bound leaves it visible
 BOUND_COLOR = "#c8c8c8"
-EPSILON_COLORS = dict(zip(POSTERIOR_EPSILONS, (PALETTE[5], PALETTE[0], PALETTE[3], PALETTE[4]), strict=True))
+EPSILON_COLORS = dict(zip(lesson.POSTERIOR_EPSILONS, (PALETTE[5], PALETTE[0], PALETTE[3], PALETTE[4]),
+                          strict=True))
 
 
-def _boxes(ax, roc, color, label=None, tpr=False):
-    """The simulated attacker's ROC points with their simultaneous boxes as error bars."""
-    y = roc.tpr if tpr else roc.beta
+def _boxes(ax, roc, color, label=None, tpr=False, keep=slice(None)):
+    """The simulated attacker's ROC points (``keep`` of them) with their simultaneous boxes as error bars."""
+    y = (roc.tpr if tpr else roc.beta)[keep]
     low, high = (1 - roc.beta_high, 1 - roc.beta_low) if tpr else (roc.beta_low, roc.beta_high)
-    ax.errorbar(roc.alpha, y, xerr=[roc.alpha - roc.alpha_low, roc.alpha_high - roc.alpha],
-                yerr=[y - low, high - y], fmt="o", ms=2.5, lw=0.8, color=color, label=label)
+    x, x_low, x_high = roc.alpha[keep], roc.alpha_low[keep], roc.alpha_high[keep]
+    ax.errorbar(x, y, xerr=[x - x_low, x_high - x], yerr=[y - low[keep], high[keep] - y], fmt="o", ms=2.5,
+                lw=0.8, color=color, label=label)
 
 
 def _tradeoff_axes(ax, title):
     ax.plot([0, 1], [1, 0], ":", color="0.6", lw=0.8, label="a coin toss (no information)")
-    ax.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", title=title,
-           xlabel="α: false alarms (says 'in' when Alice is out)",
-           ylabel="β: misses (says 'out' when she is in)")
+    ax.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", title=title, xlabel="α: false alarms (says 'in' when "
+           "Alice is out)", ylabel="β: misses (says 'out' when she is in)")
 
 
 def figure_posterior():
-    """Left: the most a prior can grow after an eps-DP release, with the simulated Bayesian
-    attacker where the likelihood ratio is e^eps. Right: that attacker's posterior at each
-    output of the Laplace count (eps = 1, prior 0.1)."""
+    """Left: the most a prior can grow after an eps-DP release, with the simulated Bayesian attacker
+    where the likelihood ratio is e^eps. Right: its posterior at each output of the Laplace count."""
     fig, (ax, ax_y) = new_figure(2, width=4.6, height=3.9)
     prior = np.linspace(0.001, 0.999, 400)
     ax.plot(prior, prior, ":", color="0.5", lw=1, label="no release: posterior = prior")
-    for eps in POSTERIOR_EPSILONS:
+    for eps in lesson.POSTERIOR_EPSILONS:
         color = EPSILON_COLORS[eps]
         ax.plot(prior, posterior_bound(prior, eps), color=color, lw=1.5, label=f"bound at ε = {eps:g}")
-        ci = [proportion_ci(*attacker_at_the_bound(eps, p), 0.99) for p in POSTERIOR_PRIORS]
-        est = np.array([float(c.estimate) for c in ci])
-        ax.errorbar(POSTERIOR_PRIORS, est, yerr=[est - [float(c.low) for c in ci],
-                                                 [float(c.high) for c in ci] - est],
-                    fmt="o", ms=3.5, color=color)
+        cis = [proportion_ci(*lesson.attacker_at_the_bound(eps, p), 0.99) for p in lesson.POSTERIOR_PRIORS]
+        errorbar_ci(ax, lesson.POSTERIOR_PRIORS, cis, fmt="o", ms=3.5, color=color)
     ax.plot([], [], "o", ms=3.5, color="0.3", label="simulated attacker, outputs y ≥ 1 (99% CI)")
     ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="prior: Pr[Alice is in] before the release",
            ylabel="posterior: Pr[Alice is in | release]", title="how far one ε-DP release can move a belief")
     ax.legend(fontsize=7, loc="lower right")
     eps, p = 1.0, 0.1
-    member, y = bayes_attack(eps, p)
-    edges = np.arange(-4.0, 5.01, 0.5)
-    which = np.digitize(y, edges)
-    mids, shares, lows, highs = [], [], [], []
-    for i in range(1, edges.size):
-        inside = which == i
-        c = proportion_ci(int(np.sum(member[inside])), int(np.sum(inside)), 0.99)
-        mids.append((edges[i - 1] + edges[i]) / 2)
-        shares.append(float(c.estimate))
-        lows.append(float(c.low))
-        highs.append(float(c.high))
-    grid = np.linspace(-4, 5, 400)
-    ax_y.plot(grid, bayes_posterior(grid, eps, p), "k-", lw=1.5, label="Bayes' rule")
-    shares = np.array(shares)
-    ax_y.errorbar(mids, shares, yerr=[shares - lows, np.array(highs) - shares], fmt="o", ms=3.5,
-                  color=PALETTE[0], label="simulated: share of 'in' per bin (99% CI)")
+    edges, grid = np.arange(-4.0, 5.01, 0.5), np.linspace(-4, 5, 400)
+    loss = Laplace(1.0, eps).privacy_loss(grid[:, None], [1.0], [0.0])  # Bayes' rule: the ratio is e^loss
+    ax_y.plot(grid, posterior(p, loss), "k-", lw=1.5, label="Bayes' rule")
+    cis = membership_by_bin(*lesson.bayes_attack(eps, p), edges, 0.99)
+    errorbar_ci(ax_y, (edges[:-1] + edges[1:]) / 2, cis, fmt="o", ms=3.5, color=PALETTE[0],
+                label="simulated: share of 'in' per bin (99% CI)")
     ax_y.axhline(float(posterior_bound(p, eps)), color=EPSILON_COLORS[1.0], ls="--", lw=1,
                  label=f"the bound: {posterior_bound(p, eps):.3f}")
     ax_y.axhline(p, color="0.5", ls=":", lw=1, label=f"the prior: {p:g}")
@@ -127,33 +75,30 @@ def figure_posterior():
 
 
 def figure_tradeoff():
-    """The trade-off curves of Laplace, randomized response and the Gaussian at eps = 1 (left),
-    and two (1, 0.05)-DP mechanisms (right), with the simulated attacker's ROC over each."""
+    """The trade-off curves of Laplace, randomized response and the Gaussian at eps = 1 (left), and
+    two (1, 0.05)-DP mechanisms (right), with the simulated attacker's ROC over each."""
     fig, (ax, ax_d) = new_figure(2, width=4.6, height=4.6)
-    eps = TRADEOFF_EPSILON
+    eps, large, mechanism = lesson.TRADEOFF_EPSILON, lesson.LARGE_DELTA, lesson.section_mechanism
     _tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
     ax.plot(ALPHA, tradeoff_dp(ALPHA, eps), "-", color=BOUND_COLOR, lw=5, zorder=1,
             label=f"f_ε: any {eps:g}-DP mechanism is above")
-    mu = section_mechanism("gaussian", eps, SMALL_DELTA).mu
-    gaussian = f"Gaussian at (ε, {SMALL_DELTA:g}), μ = {mu:.2f}"
+    small = lesson.SMALL_DELTA
+    gaussian = f"Gaussian at (ε, {small:g}), μ = {mechanism('gaussian', eps, small).mu:.2f}"
     for name, label in (("randomized response", "randomized response (on f_ε)"),
                         ("laplace", "Laplace, b = 1/ε"), ("gaussian", gaussian)):
-        color = MECHANISM_COLORS[name]
-        ax.plot(ALPHA, section_mechanism(name).tradeoff(ALPHA), color=color, lw=1.4, label=label)
-        _boxes(ax, simulated_roc(name), color)
+        ax.plot(ALPHA, mechanism(name).tradeoff(ALPHA), color=MECHANISM_COLORS[name], lw=1.4, label=label)
+        _boxes(ax, lesson.simulated_roc(name), MECHANISM_COLORS[name])
     ax.plot([], [], "o", ms=2.5, color="0.3", label="simulated attacker (99.9% boxes)")
     ax.legend(fontsize=7, loc="upper right")
-    _tradeoff_axes(ax_d, f"(ε, δ) = ({eps:g}, {LARGE_DELTA:g}): two mechanisms")
+    _tradeoff_axes(ax_d, f"(ε, δ) = ({eps:g}, {large:g}): two mechanisms")
     ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps), ":", color="k", lw=1, label="f_ε (δ = 0)")
-    ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps, LARGE_DELTA), "-", color=BOUND_COLOR, lw=5, zorder=1,
+    ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps, large), "-", color=BOUND_COLOR, lw=5, zorder=1,
               label="f_ε,δ (under the first curve)")
-    mu = section_mechanism("gaussian", eps, LARGE_DELTA).mu
     for name, label in (("truth or rr", "with prob. δ tell the truth, else RR"),
-                        ("gaussian", f"Gaussian, μ = {mu:.2f}")):
-        color = MECHANISM_COLORS[name]
-        curve = section_mechanism(name, delta=LARGE_DELTA).tradeoff(ALPHA)
-        ax_d.plot(ALPHA, curve, color=color, lw=1.4, label=label)
-        _boxes(ax_d, simulated_roc(name, delta=LARGE_DELTA), color)
+                        ("gaussian", f"Gaussian, μ = {mechanism('gaussian', eps, large).mu:.2f}")):
+        ax_d.plot(ALPHA, mechanism(name, delta=large).tradeoff(ALPHA), color=MECHANISM_COLORS[name], lw=1.4,
+                  label=label)
+        _boxes(ax_d, lesson.simulated_roc(name, delta=large), MECHANISM_COLORS[name])
     ax_d.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     return fig
@@ -163,29 +108,20 @@ def figure_membership():
     """Membership inference on log-log axes: the attacker's ROC on the Laplace count and on the
     Gaussian clipped mean, against TPR <= e^eps FPR + delta."""
     fig, axes = new_figure(2, width=4.6, height=4.0)
-    fpr = np.geomspace(1e-6, 1, 300)
-    low, high, sigma = mean_pair()
+    fpr, (gaussian, low, high), eps = np.geomspace(1e-6, 1, 300), lesson.release("mean"), lesson.MI_EPSILON
     for ax, release in zip(axes, ("count", "mean"), strict=True):
-        delta = 0.0 if release == "count" else MI_DELTA
-        roc = membership_roc(release)
+        delta, roc = lesson.RELEASE_DELTA[release], lesson.membership_roc(release)
         if release == "count":
-            exact = 1 - Laplace(1.0, MI_EPSILON).tradeoff(fpr)
-            title = f"DP count, Laplace, ε = {MI_EPSILON:g}"
+            exact, title = 1 - Laplace(1.0, eps).tradeoff(fpr), f"DP count, Laplace, ε = {eps:g}"
         else:
-            exact = 1 - tradeoff_gdp(fpr, (high - low) / sigma)
-            title = f"DP mean (replace-one), Gaussian at ({MI_EPSILON:g}, {MI_DELTA:g})"
-        ax.plot(fpr, np.minimum(1, math.exp(MI_EPSILON) * fpr + delta), "-", color=BOUND_COLOR, lw=5,
-                zorder=1, label=f"bound: TPR ≤ e^ε FPR{' + δ' if delta else ''}")
+            exact = 1 - tradeoff_gdp(fpr, (high - low) / gaussian.sigma)
+            title = f"DP mean (replace-one), Gaussian at ({eps:g}, {lesson.MI_DELTA:g})"
+        ax.plot(fpr, np.minimum(1, math.exp(eps) * fpr + delta), "-", color=BOUND_COLOR, lw=5, zorder=1,
+                label=f"bound: TPR ≤ e^ε FPR{' + δ' if delta else ''}")
         ax.plot(fpr, exact, color=MECHANISM_COLORS["laplace" if release == "count" else "gaussian"], lw=1.4,
                 label="the best attack (exact)")
         ax.plot(fpr, fpr, ":", color="0.5", lw=1, label="guessing: TPR = FPR")
-        keep = roc.alpha > 0
-        tpr = roc.tpr[keep]
-        ax.errorbar(roc.alpha[keep], tpr,
-                    yerr=[tpr - (1 - roc.beta_high[keep]), (1 - roc.beta_low[keep]) - tpr],
-                    xerr=[roc.alpha[keep] - roc.alpha_low[keep], roc.alpha_high[keep] - roc.alpha[keep]],
-                    fmt="o", ms=2.5, lw=0.8, color=PALETTE[3],
-                    label="simulated attack, 10⁶ a side (99.9% boxes)")
+        _boxes(ax, roc, PALETTE[3], "simulated attack, 10⁶ a side (99.9% boxes)", True, roc.alpha > 0)
         ax.set(xscale="log", yscale="log", xlim=(1e-6, 1), ylim=(1e-6, 1.2), title=title,
                xlabel="false positive rate (Alice out, said in)", ylabel="true positive rate")
         ax.legend(fontsize=7, loc="lower right")
@@ -194,75 +130,70 @@ def figure_membership():
 
 
 def figure_composition():
-    """Left: k composed Laplace releases of eps0 = 1/sqrt(k) in the trade-off plane, approaching
-    the Gaussian limit. Middle: the PLD of k = 64 (exact, sampled, Gaussian). Right: eps(delta)
-    of k releases of eps0 = 0.1 by every accounting."""
+    """Left: k composed Laplace releases of eps0 = 1/sqrt(k) in the trade-off plane, approaching the
+    Gaussian limit. Middle: the PLD of k = 64 (exact, sampled, Gaussian). Right: eps(delta) of k
+    releases of eps0 = 0.1 by every accounting."""
     fig, (ax, ax_h, ax_e) = new_figure(3, width=3.9, height=4.0)
     _tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
     ax.set_ylabel("β")
     ax.set_xlabel("α")
-    for k, color in zip(CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
-        ax.plot(ALPHA, composed_laplace(1 / math.sqrt(k), k).tradeoff(ALPHA), color=color, lw=1.4,
+    for k, color in zip(lesson.CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
+        ax.plot(ALPHA, lesson.composed_laplace(1 / math.sqrt(k), k).tradeoff(ALPHA), color=color, lw=1.4,
                 label=f"k = {k} (exact, PLD)")
-    mu = clt_mu(max(CLT_KS))
+    k = max(lesson.CLT_KS)
+    eps0 = 1 / math.sqrt(k)
+    mu, pld = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k), lesson.composed_laplace(eps0, k)
     ax.plot(ALPHA, tradeoff_gdp(ALPHA, mu), "k--", lw=1.2,
             label=f"Gaussian, same mean loss as k = 64: μ = {mu:.2f}")
     ax.legend(fontsize=7, loc="upper right")
-    k = max(CLT_KS)
-    eps0 = 1 / math.sqrt(k)
-    pld = composed_laplace(eps0, k)
-    # each step's loss has atoms at +-eps0 (outputs beyond the two counts), so the sum has atoms
-    # on a lattice of spacing 2 eps0: bins of that width, centred on it, hold one atom each
+    # each step's loss has atoms at +-eps0 (outputs beyond the two counts), so the sum has atoms on a
+    # lattice of spacing 2 eps0: bins of that width, centred on it, hold one atom each
     width = 2 * eps0
     edges = np.arange(-3.0, 4.0 + width / 2, width) - width / 2
-    exact = np.histogram(pld.losses, bins=edges, weights=pld.pmf)[0] / width
-    sampled = composed_losses(eps0, k, 200_000, np.random.default_rng([SEED, 53]))
-    ax_h.stairs(exact, edges, color=PALETTE[0], lw=1.5, label="exact PLD (FFT)")
+    sampled = lesson.composed_losses(eps0, k, 200_000, np.random.default_rng([lesson.SEED, 53]))
+    ax_h.stairs(np.histogram(pld.losses, bins=edges, weights=pld.pmf)[0] / width, edges, color=PALETTE[0],
+                lw=1.5, label="exact PLD (FFT)")
     ax_h.hist(sampled, bins=edges, density=True, color=PALETTE[1], alpha=0.45, label="sampled losses (2·10⁵)")
-    m = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k)
     grid = np.linspace(-3, 4, 300)
-    ax_h.plot(grid, stats.norm.pdf(grid, m**2 / 2, m), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {m:.3f}")
+    ax_h.plot(grid, stats.norm.pdf(grid, mu**2 / 2, mu), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {mu:.3f}")
     ax_h.set(xlim=(-3, 4), ylim=(0, 0.62), xlabel="total privacy loss L", ylabel="density",
              title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
     ax_h.legend(fontsize=7, loc="upper left")
-    table = [accounting(k) for k in ACCOUNT_KS]
-    for accountant in ACCOUNTANTS:
+    table = [lesson.accounting(k) for k in lesson.ACCOUNT_KS]
+    for accountant in lesson.ACCOUNTANTS:
         name = accountant.name
         color, ls = ACCOUNTANT_STYLES[name]
         kov = name.startswith("optimal")  # open squares on top: it lies between zCDP and the PLD
-        ax_e.plot(ACCOUNT_KS, [row[name] for row in table], ls, color=color, lw=1.5,
+        ax_e.plot(lesson.ACCOUNT_KS, [row[name] for row in table], ls, color=color, lw=1.5,
                   marker="s" if kov else "o", ms=5 if kov else 3, mfc="none" if kov else color, label=name,
                   zorder=3 if kov else 2)
-    ax_e.set(xscale="log", yscale="log", xlabel="k releases", ylabel=f"ε at δ = {ACCOUNT_DELTA:g}",
-             title=f"k Laplace releases of ε₀ = {ACCOUNT_EPSILON:g}")
+    ax_e.set(xscale="log", yscale="log", xlabel="k releases", ylabel=f"ε at δ = {lesson.ACCOUNT_DELTA:g}",
+             title=f"k Laplace releases of ε₀ = {lesson.ACCOUNT_EPSILON:g}")
     ax_e.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
 
 
 # --- the promise panel ----------------------------------------------------------------------------
-
 PANEL_MECHANISMS = ("laplace", "gaussian", "randomized response")
 PANEL_KS = (1, 2, 4, 8, 16, 32, 64)
 PANEL_PRIORS = (0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5)
-PANEL_DRAWS = 4000
-PANEL_DELTA = 1e-6
+PANEL_DRAWS, PANEL_DELTA = 4000, 1e-6
 #: grid points per step of the panel's PLDs: its rounding moves the total loss by at most eps / 200
 PANEL_PER_STEP = 400
 
 
 @cached(maxsize=64)
 def panel_curve(mechanism: str, epsilon: float, delta: float, k: int) -> tuple[np.ndarray, float, float]:
-    """(trade-off curve on ALPHA, eps' at PANEL_DELTA by exact accounting or mu, the Gaussian
-    limit's mu) of k releases of epsilon / k each ((epsilon/k, delta/k) for the Gaussian)."""
+    """(trade-off curve on ALPHA, eps' at PANEL_DELTA by exact accounting or mu, the Gaussian limit's
+    mu) of k releases of epsilon / k each ((epsilon/k, delta/k) for the Gaussian)."""
     eps0 = epsilon / k
     if mechanism == "gaussian":
         mu = math.sqrt(k) * Gaussian.calibrated(1.0, eps0, delta / k).mu
         return tradeoff_gdp(ALPHA, mu), mu, mu
-    if mechanism == "laplace":
-        one = Laplace(1.0, eps0).pld(step=2 * eps0 / PANEL_PER_STEP)
-    else:  # randomized response: its losses +-eps0 sit on the grid, so its PLD is exact
-        one = RandomizedResponse(eps0).pld(step=eps0 / 50)
+    # randomized response's losses +-eps0 sit on its grid, so its PLD is exact
+    one = (Laplace(1.0, eps0).pld(step=2 * eps0 / PANEL_PER_STEP) if mechanism == "laplace"
+           else RandomizedResponse(eps0).pld(step=eps0 / 50))
     pld = one.compose(k)
     return pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA), gdp_limit_mu(one, k)
 
@@ -270,7 +201,7 @@ def panel_curve(mechanism: str, epsilon: float, delta: float, k: int) -> tuple[n
 @cached(maxsize=4)
 def _standard_draws(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Standard Laplace draws (max k x PANEL_DRAWS) for D and D', per panel seed."""
-    rng = np.random.default_rng([SEED, 61, seed])
+    rng = np.random.default_rng([lesson.SEED, 61, seed])
     return (rng.laplace(0, 1, (PANEL_DRAWS, max(PANEL_KS))), rng.laplace(0, 1, (PANEL_DRAWS, max(PANEL_KS))))
 
 
@@ -278,20 +209,18 @@ def panel_roc(mechanism: str, epsilon: float, delta: float, k: int, seed: int):
     """The simulated attacker's ROC on PANEL_DRAWS runs a side of the k releases (its score: the
     summed privacy loss, or a monotone function of it)."""
     eps0 = epsilon / k
-    rng = np.random.default_rng([SEED, 67, seed, k, round(epsilon * 1e4)])
+    rng = np.random.default_rng([lesson.SEED, 67, seed, k, round(epsilon * 1e4)])
     if mechanism == "laplace":
         z, z_prime = _standard_draws(seed)  # rescaled, not redrawn, as eps and k move
-        laplace = Laplace(1.0, eps0)
-        a = -laplace.privacy_loss(z[:, :k] / eps0, 0.0, 1.0)
-        a_prime = -laplace.privacy_loss(1 + z_prime[:, :k] / eps0, 0.0, 1.0)
-        return likelihood_ratio_roc(a, a_prime, n_points=24)
+        loss = Laplace(1.0, eps0).privacy_loss
+        return likelihood_ratio_roc(-loss(z[:, :k] / eps0, 0.0, 1.0),
+                                    -loss(1 + z_prime[:, :k] / eps0, 0.0, 1.0), n_points=24)
     if mechanism == "gaussian":
-        mu = math.sqrt(k) * Gaussian.calibrated(1.0, eps0, delta / k).mu
-        return likelihood_ratio_roc(rng.standard_normal(PANEL_DRAWS), mu + rng.standard_normal(PANEL_DRAWS),
-                                    n_points=24)
-    keep = RandomizedResponse(eps0).keep
-    ones, ones_prime = rng.binomial(k, 1 - keep, PANEL_DRAWS), rng.binomial(k, keep, PANEL_DRAWS)
-    return likelihood_ratio_roc(ones, ones_prime, thresholds=np.arange(k) + 0.5)
+        mu = math.sqrt(k) * Gaussian.calibrated(1.0, eps0, delta / k).mu  # N(0, 1) against N(mu, 1)
+        return mechanism_roc(Gaussian(mu, 1.0), 0.0, mu, PANEL_DRAWS, rng, n_points=24)
+    keep = RandomizedResponse(eps0).keep  # the number of 1s among k reports: binomial on each side
+    return likelihood_ratio_roc(rng.binomial(k, 1 - keep, PANEL_DRAWS), rng.binomial(k, keep, PANEL_DRAWS),
+                                thresholds=np.arange(k) + 0.5)
 
 
 class PromiseView:
@@ -300,24 +229,23 @@ class PromiseView:
 
     def __init__(self):
         self.fig, (self.ax, self.ax_p) = new_figure(2, width=4.2, height=4.3)
-        _tradeoff_axes(self.ax, "the attacker's errors")
-        self.ax.set(xlabel="α: false alarms", ylabel="β: misses")
-        (self.bound,) = self.ax.plot(ALPHA, ALPHA, "k--", lw=1.2,
-                                     label="f_ε,δ of the total (any such release)")
-        (self.curve,) = self.ax.plot(ALPHA, ALPHA, lw=1.6, color=PALETTE[0], label="these k releases (exact)")
-        (self.limit,) = self.ax.plot(ALPHA, ALPHA, ":", lw=1.2, color=PALETTE[4], label="Gaussian limit")
-        (self.roc,) = self.ax.plot([], [], "o", ms=3, color=PALETTE[3], label="simulated attacker")
-        self.ax.legend(fontsize=7, loc="upper right")
-        prior = np.linspace(0.001, 0.999, 300)
-        self.prior = prior
-        self.ax_p.plot(prior, prior, ":", color="0.5", lw=1, label="no release")
-        (self.post,) = self.ax_p.plot(prior, prior, lw=1.6, color=PALETTE[0], label="posterior bound at ε")
-        (self.here,) = self.ax_p.plot([0.1], [0.1], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2,
-                                      label="your prior's bound")
-        self.text = self.ax_p.text(0.97, 0.05, "", transform=self.ax_p.transAxes, fontsize=8, ha="right")
-        self.ax_p.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", xlabel="prior", ylabel="posterior at most",
-                      title="the attacker's belief")
-        self.ax_p.legend(fontsize=7, loc="upper left")
+        ax, ax_p, self.prior = self.ax, self.ax_p, np.linspace(0.001, 0.999, 300)
+        _tradeoff_axes(ax, "the attacker's errors")
+        ax.set(xlabel="α: false alarms", ylabel="β: misses")
+        (self.bound,) = ax.plot(ALPHA, ALPHA, "k--", lw=1.2, label="f_ε,δ of the total (any such release)")
+        (self.curve,) = ax.plot(ALPHA, ALPHA, lw=1.6, color=PALETTE[0], label="these k releases (exact)")
+        (self.limit,) = ax.plot(ALPHA, ALPHA, ":", lw=1.2, color=PALETTE[4], label="Gaussian limit")
+        (self.roc,) = ax.plot([], [], "o", ms=3, color=PALETTE[3], label="simulated attacker")
+        ax.legend(fontsize=7, loc="upper right")
+        ax_p.plot(self.prior, self.prior, ":", color="0.5", lw=1, label="no release")
+        (self.post,) = ax_p.plot(self.prior, self.prior, lw=1.6, color=PALETTE[0],
+                                 label="posterior bound at ε")
+        (self.here,) = ax_p.plot([0.1], [0.1], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2,
+                                 label="your prior's bound")
+        self.text = ax_p.text(0.97, 0.05, "", transform=ax_p.transAxes, fontsize=8, ha="right")
+        ax_p.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", xlabel="prior", ylabel="posterior at most",
+                 title="the attacker's belief")
+        ax_p.legend(fontsize=7, loc="upper left")
         self.fig.tight_layout()
         self.dynamic = [self.bound, self.curve, self.limit, self.roc, self.post, self.here, self.text]
 
@@ -327,15 +255,12 @@ class PromiseView:
         gaussian = mechanism == "gaussian"
         curve, at_delta, mu = panel_curve(mechanism, eps, delta, k)
         self.bound.set_ydata(tradeoff_dp(ALPHA, eps, delta if gaussian else 0.0))
-        self.curve.set_ydata(curve)
-        self.curve.set_color(MECHANISM_COLORS[mechanism])
-        self.limit.set_ydata(tradeoff_gdp(ALPHA, mu))
-        self.limit.set_visible(k > 1 and not gaussian)
+        self.curve.set(ydata=curve, color=MECHANISM_COLORS[mechanism])
+        self.limit.set(ydata=tradeoff_gdp(ALPHA, mu), visible=k > 1 and not gaussian)
         roc = panel_roc(mechanism, eps, delta, k, seed)
         self.roc.set_data(roc.alpha, roc.beta)
         bound = float(posterior_bound(prior, eps))
-        self.post.set_ydata(posterior_bound(self.prior, eps))
-        self.post.set_linestyle("--" if gaussian else "-")
+        self.post.set(ydata=posterior_bound(self.prior, eps), linestyle="--" if gaussian else "-")
         self.here.set_data([prior], [bound])
         self.text.set_text("the Gaussian is not ε-DP:\nthis curve is not its bound" if gaussian
                            else f"{prior:g} → at most {bound:.3f}")
@@ -350,37 +275,28 @@ class PromiseView:
             exact = (f"exact accounting (PLD) puts them at ε = {at_delta:.3f} for δ = {PANEL_DELTA:g}, "
                      f"{'below' if at_delta < eps - 5e-4 else 'at'} the ε = {eps:.3g} that basic composition "
                      "charges")
-        return (
-            f"ε = {eps:.3g}, {mechanism}: {each}; {exact}. The simulated attacker ({PANEL_DRAWS} runs a "
-            "side) stays on or above the exact curve, up to sampling noise."
-            + (promise(mu=mu) if gaussian else promise(epsilon=eps, prior=prior))
-        )
+        return (f"ε = {eps:.3g}, {mechanism}: {each}; {exact}. The simulated attacker ({PANEL_DRAWS} runs a "
+                "side) stays on or above the exact curve, up to sampling noise."
+                + (w.promise(mu=mu) if gaussian else w.promise(epsilon=eps, prior=prior)))
 
 
 def figure_promise_panel(epsilon: float = 1.0, prior: float = 0.1, mechanism: str = "laplace",
                          delta: float = 1e-6, k: int = 16):
-    view = PromiseView()
-    view.update({"epsilon": epsilon, "prior": prior, "mechanism": mechanism, "delta": delta, "k": k}, 0)
-    return view.fig
+    values = {"epsilon": epsilon, "prior": prior, "mechanism": mechanism, "delta": delta, "k": k}
+    return w.view_figure(PromiseView, values, 0)
 
 
-def promise_panel(seed: int = 0) -> SliderPanel:
-    import ipywidgets as widgets
-
-    view = PromiseView()
-    controls = {
-        "epsilon": epsilon_slider(1.0, 0.1, 5.0),
+def promise_panel(seed: int = 0) -> w.SliderPanel:
+    return w.view_panel(PromiseView, {
+        "epsilon": w.epsilon_slider(1.0, 0.1, 5.0),
         "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=0.1, description="prior"),
         "mechanism": widgets.ToggleButtons(options=list(PANEL_MECHANISMS), value="laplace",
                                            description="mechanism"),
-        "delta": delta_slider(1e-6, 1e-9, 1e-2),
-        "k": widgets.SelectionSlider(options=PANEL_KS, value=16, description="k releases"),
-    }
-    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+        "delta": w.delta_slider(1e-6, 1e-9, 1e-2),
+        "k": widgets.SelectionSlider(options=PANEL_KS, value=16, description="k releases")}, seed)
 
 
 # --- the panel of section 5: choosing epsilon from both sides -------------------------------------
-
 CHOOSE_EPSILONS = np.geomspace(0.01, 10, 300)
 
 
@@ -389,22 +305,22 @@ class ChooseView:
     attacker's belief can grow (the posterior bound): both curves against epsilon, linked."""
 
     def __init__(self):
-        self.fig, (self.ax, self.ax_p) = new_figure(2, width=4.2, height=3.6)
-        rmse = np.sqrt(laplace_mse(1.0, CHOOSE_EPSILONS))
-        self.ax.plot(CHOOSE_EPSILONS, rmse, color=COLORS["laplace"], lw=1.6, label="RMSE = √2/ε")
-        self.target = self.ax.axhline(CHOOSE_RMSE, color="0.4", ls=":", lw=1, label="your target")
-        self.line = self.ax.axvline(1.0, color=PALETTE[3], lw=1.2, label="the ε it needs")
-        self.ax.set(xscale="log", yscale="log", xlim=(0.01, 10), ylim=(0.1, 200), xlabel="ε",
-                    ylabel="root-mean-square error of the count", title="the analyst's side")
-        self.ax.legend(fontsize=7, loc="upper right")
-        (self.post,) = self.ax_p.plot(CHOOSE_EPSILONS, CHOOSE_EPSILONS, lw=1.6, color=PALETTE[4],
-                                      label="posterior bound at your prior")
-        self.prior_line = self.ax_p.axhline(CHOOSE_PRIOR, color="0.4", ls=":", lw=1, label="the prior")
-        self.line_p = self.ax_p.axvline(1.0, color=PALETTE[3], lw=1.2, label="the same ε")
-        (self.here,) = self.ax_p.plot([1.0], [0.2], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2)
-        self.ax_p.set(xscale="log", xlim=(0.01, 10), ylim=(0, 1), xlabel="ε",
-                      ylabel="Pr[Alice is in] at most", title="the person's side")
-        self.ax_p.legend(fontsize=7, loc="upper left")
+        self.fig, (ax, ax_p) = new_figure(2, width=4.2, height=3.6)
+        ax.plot(CHOOSE_EPSILONS, np.sqrt(laplace_mse(1.0, CHOOSE_EPSILONS)), color=COLORS["laplace"], lw=1.6,
+                label="RMSE = √2/ε")
+        self.target = ax.axhline(lesson.CHOOSE_RMSE, color="0.4", ls=":", lw=1, label="your target")
+        self.line = ax.axvline(1.0, color=PALETTE[3], lw=1.2, label="the ε it needs")
+        ax.set(xscale="log", yscale="log", xlim=(0.01, 10), ylim=(0.1, 200), xlabel="ε",
+               ylabel="root-mean-square error of the count", title="the analyst's side")
+        ax.legend(fontsize=7, loc="upper right")
+        (self.post,) = ax_p.plot(CHOOSE_EPSILONS, CHOOSE_EPSILONS, lw=1.6, color=PALETTE[4],
+                                 label="posterior bound at your prior")
+        self.prior_line = ax_p.axhline(lesson.CHOOSE_PRIOR, color="0.4", ls=":", lw=1, label="the prior")
+        self.line_p = ax_p.axvline(1.0, color=PALETTE[3], lw=1.2, label="the same ε")
+        (self.here,) = ax_p.plot([1.0], [0.2], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2)
+        ax_p.set(xscale="log", xlim=(0.01, 10), ylim=(0, 1), xlabel="ε", ylabel="Pr[Alice is in] at most",
+                 title="the person's side")
+        ax_p.legend(fontsize=7, loc="upper left")
         self.fig.tight_layout()
         self.dynamic = [self.target, self.line, self.post, self.prior_line, self.line_p, self.here]
 
@@ -420,43 +336,33 @@ class ChooseView:
         self.here.set_data([eps], [bound])
         return (f"A count with root-mean-square error {rmse:.3g} needs ε = √2/{rmse:.3g} = {eps:.3g}; "
                 f"then an attacker {prior:.0%} sure that Alice is in can become at most {bound:.1%} sure."
-                + promise(epsilon=eps, prior=prior))
+                + w.promise(epsilon=eps, prior=prior))
 
 
-def figure_choose_panel(rmse: float = CHOOSE_RMSE, prior: float = CHOOSE_PRIOR):
-    view = ChooseView()
-    view.update({"rmse": rmse, "prior": prior}, 0)
-    return view.fig
+def figure_choose_panel(rmse: float = lesson.CHOOSE_RMSE, prior: float = lesson.CHOOSE_PRIOR):
+    return w.view_figure(ChooseView, {"rmse": rmse, "prior": prior}, 0)
 
 
-def choose_panel(seed: int = 0) -> SliderPanel:
-    import ipywidgets as widgets
-
-    view = ChooseView()
-    controls = {
-        "rmse": widgets.FloatLogSlider(value=CHOOSE_RMSE, base=10, min=-0.5, max=2, step=0.05,
+def choose_panel(seed: int = 0) -> w.SliderPanel:
+    return w.view_panel(ChooseView, {
+        "rmse": widgets.FloatLogSlider(value=lesson.CHOOSE_RMSE, base=10, min=-0.5, max=2, step=0.05,
                                        description="target RMSE", readout_format=".3g"),
-        "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=CHOOSE_PRIOR, description="prior"),
-    }
-    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+        "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=lesson.CHOOSE_PRIOR,
+                                         description="prior")}, seed)
 
 
 def figures() -> dict[str, object]:
-    return {
-        "08_posterior": figure_posterior(),
-        "08_tradeoff": figure_tradeoff(),
-        "08_membership": figure_membership(),
-        "08_composition": figure_composition(),
-        "08_promise_panel": figure_promise_panel(),
-        "08_choose_panel": figure_choose_panel(),
-    }
+    return {"08_posterior": figure_posterior(), "08_tradeoff": figure_tradeoff(),
+            "08_membership": figure_membership(), "08_composition": figure_composition(),
+            "08_promise_panel": figure_promise_panel(), "08_choose_panel": figure_choose_panel()}
 
 
 PANELS = (
-    PanelCase("08 promise panel (epsilon, mechanism, k, delta, prior)", promise_panel,
-              {"epsilon": list(BENCH_EPSILONS[:6]), "k": [1, 8, 64], "delta": [1e-3, 1e-9],
-               "mechanism": ["gaussian", "randomized response", "laplace"], "prior": [0.01, 0.5]},
-              BrowserStep(1, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),  # panel 0: the RMSE target
-    PanelCase("08 choose panel (target RMSE, prior)", choose_panel,
-              {"rmse": [0.5 * 160 ** (i / 11) for i in range(12)], "prior": [0.01, 0.3]}),
+    w.PanelCase("08 promise panel (epsilon, mechanism, k, delta, prior)", promise_panel,
+                {"epsilon": list(w.BENCH_EPSILONS[:6]), "k": [1, 8, 64], "delta": [1e-3, 1e-9],
+                 "mechanism": ["gaussian", "randomized response", "laplace"], "prior": [0.01, 0.5]},
+                # the step starts at panel 1 (panel 0 is the RMSE target)
+                w.BrowserStep(1, "epsilon", w.EPSILON_STEP, f"ε = {w.EPSILON_STEP}")),
+    w.PanelCase("08 choose panel (target RMSE, prior)", choose_panel,
+                {"rmse": [0.5 * 160 ** (i / 11) for i in range(12)], "prior": [0.01, 0.3]}),
 )

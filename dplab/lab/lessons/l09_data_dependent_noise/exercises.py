@@ -11,11 +11,15 @@ from dplab.lab.lessons.l09_data_dependent_noise.report import (
     HIGH,
     LOW,
     data_independent_error,
-    distance_to_leak,
     relative_errors,
 )
 from dplab.range_queries.dawa import best_partition, interval_costs
-from dplab.smooth_sensitivity import median_local_sensitivity, median_smooth_sensitivity, smooth_beta
+from dplab.smooth_sensitivity import (
+    median_distance_to_leak,
+    median_local_sensitivity,
+    median_smooth_sensitivity,
+    smooth_beta,
+)
 
 
 def buckets_of_flat_histogram() -> int:
@@ -68,7 +72,7 @@ EXERCISES = [
         "12,579 students: 6,189 are 1.60 m tall, 201 are 1.68 m and 6,189 are 1.80 m. The median is "
         "1.68 m and its local sensitivity is 0. At least how many students must change their height "
         "before it can be positive?",
-        lambda: distance_to_leak(np.repeat([1.60, 1.68, 1.80], [6189, 201, 6189])),
+        lambda: median_distance_to_leak(np.repeat([1.60, 1.68, 1.80], [6189, 201, 6189]), LOW, HIGH),
         "Find the median's rank and the ranks the 1.68 m block covers. Which ranks does local "
         "sensitivity look at, and what has to reach them?",
         "Local sensitivity becomes positive once a value other than 1.68 reaches rank 6,289 or 6,291. "

@@ -11,73 +11,43 @@ import math
 import numpy as np
 from scipy import stats
 
-from dplab.lab.lessons.l09_data_dependent_noise.report import (
-    DELTA,
-    EPSILONS,
-    HIGH,
-    LOW,
-    MEDIAN_EPSILONS,
-    PAIR,
-    SEED,
-    SHAPES,
-    SHARE,
-    STRATEGIES,
-    TRIALS,
-    K,
-    data_independent_error,
-    dawa_error,
-    dawa_interval,
-    heights,
-    histogram,
-    median,
-    release_rmse,
-    smooth,
-)
-from dplab.lab.plots import PALETTE, new_figure
-from dplab.lab.widgets import BrowserStep, PanelCase, SliderPanel, epsilon_slider, promise
-from dplab.range_queries.dawa import dawa, dawa_errors
-from dplab.smooth_sensitivity import (
-    median_global_sensitivity,
-    median_local_sensitivity,
-    median_release_smooth,
-    median_smooth_sensitivity,
-    smooth_beta,
-)
+import dplab.smooth_sensitivity as ss
+from dplab.lab.lessons.l09_data_dependent_noise import report as lesson
+from dplab.lab.lessons.l09_data_dependent_noise.report import DELTA, HIGH, LOW, SEED, SHARE, STRATEGIES, K
+from dplab.lab.plots import PALETTE, errorbar_ci, new_figure
+from dplab.lab.widgets import BrowserStep, PanelCase, epsilon_slider, promise, view_figure, view_panel
+from dplab.range_queries.dawa import dawa, dawa_errors, partition_noise_scale
+from dplab.simulate import Estimate
 
 STRATEGY_COLORS = dict(zip(STRATEGIES, (PALETTE[1], PALETTE[2], PALETTE[4]), strict=True))
 DAWA_COLOR = PALETTE[0]  # blue: apart from identity's orange
-BIN_EDGES = np.linspace(1.20, 2.20, K + 1)  # notebook 3's height bins (m)
-#: the who-wins figure's y range: every point drawn must fall inside it
-WHO_WINS_YLIM = (1e-4, 10)
-
-
-def _who_wins_axes(ax, shape: str, label: bool) -> None:
-    eps = np.array(EPSILONS)
-    identity = np.array([data_independent_error("identity", e) for e in EPSILONS])
-    for name in STRATEGIES:
-        ratio = data_independent_error(name, 1.0) / data_independent_error("identity", 1.0)
-        ax.axhline(ratio, color=STRATEGY_COLORS[name], lw=1.4, ls="-" if name == "identity" else "--",
-                   label=f"{name} (exact)" if label else None)
-    errs = [dawa_error(shape, e) for e in EPSILONS]
-    # the two parts first, under DAWA's line
-    ax.plot(eps, np.array([err.merging.mean() for err in errs]) / identity, "v:", color=DAWA_COLOR, ms=5,
-            label="DAWA's merging error (bias² given its partition)" if label else None)
-    ax.plot(eps, np.array([err.noise.mean() for err in errs]) / identity, "^:", color="0.35", ms=5,
-            label="DAWA's totals' noise (variance given its partition)" if label else None)
-    ci = [dawa_interval(shape, e) for e in EPSILONS]
-    mean = np.array([err.mean for err in errs]) / identity
-    low = mean - np.array([c.low for c in ci]) / identity
-    high = np.array([c.high for c in ci]) / identity - mean
-    ax.errorbar(eps, mean, yerr=[low, high], fmt="o-", color=DAWA_COLOR, lw=1.6, ms=4, capsize=3,
-                label=f"DAWA ({TRIALS:,} partitions, 99.9%)" if label else None)
-    ax.set(xscale="log", yscale="log", ylim=WHO_WINS_YLIM, title=f"{shape}",
-           xlabel="ε (n = 12,579 rows)")
 
 
 def figure_who_wins():
+    """DAWA's error per range query (its interval, and its two parts) against the data-independent
+    strategies', each relative to identity's, on each shape."""
     fig, axes = new_figure(4, width=3.0, height=3.4)
-    for i, (ax, shape) in enumerate(zip(axes, SHAPES, strict=True)):
-        _who_wins_axes(ax, shape, label=i == 0)
+    eps = np.array(lesson.EPSILONS)
+    identity = np.array([lesson.data_independent_error("identity", e) for e in lesson.EPSILONS])
+    for i, (ax, shape) in enumerate(zip(axes, lesson.SHAPES, strict=True)):
+        label = i == 0
+        for name in STRATEGIES:
+            ratio = lesson.data_independent_error(name, 1.0) / lesson.data_independent_error("identity", 1.0)
+            ax.axhline(ratio, color=STRATEGY_COLORS[name], lw=1.4, ls="-" if name == "identity" else "--",
+                       label=f"{name} (exact)" if label else None)
+        errs = [lesson.dawa_error(shape, e) for e in lesson.EPSILONS]
+        # the two parts first, under DAWA's line
+        ax.plot(eps, np.array([err.merging.mean() for err in errs]) / identity, "v:", color=DAWA_COLOR, ms=5,
+                label="DAWA's merging error (bias² given its partition)" if label else None)
+        ax.plot(eps, np.array([err.noise.mean() for err in errs]) / identity, "^:", color="0.35", ms=5,
+                label="DAWA's totals' noise (variance given its partition)" if label else None)
+        ci = [lesson.dawa_interval(shape, e) for e in lesson.EPSILONS]  # as shares of identity's error:
+        ci = [Estimate(c.estimate / r, c.low / r, c.high / r, c.confidence)
+              for c, r in zip(ci, identity, strict=True)]
+        errorbar_ci(ax, eps, ci, fmt="o-", color=DAWA_COLOR, lw=1.6, ms=4, capsize=3,
+                    label=f"DAWA ({lesson.TRIALS:,} partitions, 99.9%)" if label else None)
+        # every point drawn must fall inside the y range
+        ax.set(xscale="log", yscale="log", ylim=(1e-4, 10), title=f"{shape}", xlabel="ε (n = 12,579 rows)")
         if i == 0:
             ax.set_ylabel("error per range query / identity's")
     fig.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
@@ -85,18 +55,14 @@ def figure_who_wins():
     return fig
 
 
-def _histogram_axes(ax, x: np.ndarray, title: str) -> None:
-    ax.bar(np.arange(x.size), x, width=1.0, color="0.75", label="true counts")
-    ax.set(xlim=(-0.5, x.size - 0.5), title=title, xlabel="bin (256 bins of 1/256 m from 1.20 m)",
-           ylabel="rows")
-
-
 def figure_partitions():
-    x = histogram("heights")
+    x = lesson.histogram("heights")
     fig, axes = new_figure(3, width=4.0, height=3.4)
     for ax, eps in zip(axes, (0.01, 0.1, 1.0), strict=True):
         release = dawa(x, eps, SHARE, rng=SEED)
-        _histogram_axes(ax, x, f"ε = {eps:g}: {len(release.buckets)} buckets")
+        ax.bar(np.arange(x.size), x, width=1.0, color="0.75", label="true counts")
+        ax.set(xlim=(-0.5, x.size - 0.5), title=f"ε = {eps:g}: {len(release.buckets)} buckets",
+               xlabel="bin (256 bins of 1/256 m from 1.20 m)", ylabel="rows")
         ax.step(np.arange(K + 1) - 0.5, np.append(release.estimate, release.estimate[-1]), where="post",
                 color=DAWA_COLOR, lw=1.2, label="DAWA's estimate (one run)")
         for first, _ in release.buckets[1:]:
@@ -114,25 +80,27 @@ def figure_partitions():
 
 def figure_median():
     eps = np.geomspace(0.01, 3, 25)
-    grid = np.array(MEDIAN_EPSILONS)
+    h, median = lesson.heights(), lesson.median()
     fig, (ax, ax_r) = new_figure(2, width=4.2, height=3.5)
-    ax.axhline(median_global_sensitivity(LOW, HIGH), color=PALETTE[1], lw=1.6,
+    ax.axhline(ss.median_global_sensitivity(LOW, HIGH), color=PALETTE[1], lw=1.6,
                label=f"global: hi − lo = {HIGH - LOW:.1f} m")
-    ax.plot(eps, [smooth(float(e)) for e in eps], color=PALETTE[4], lw=1.6, label="smooth S* (δ = 1e-6)")
+    ax.plot(eps, [lesson.smooth(float(e)) for e in eps], color=PALETTE[4], lw=1.6,
+            label="smooth S* (δ = 1e-6)")
     ax.text(0.03, 0.05, "local sensitivity: 0 (1,103 students\nat the median 1.68 m)", fontsize=8,
             transform=ax.transAxes)
     # headroom above the global line for the legend
     ax.set(xscale="log", yscale="log", ylim=(1e-5, 300), xlabel="ε", ylabel="sensitivity (m)",
            title="the heights' median")
     ax.legend(fontsize=7, loc="upper right")
-    ax_r.plot(eps, [release_rmse("global", float(e)) for e in eps], color=PALETTE[1], lw=1.6,
-              label="global, ε-DP: √2 (hi − lo)/ε")
-    ax_r.plot(eps, [release_rmse("smooth", float(e)) for e in eps], color=PALETTE[4], lw=1.6,
-              label="smooth, (ε, 1e-6)-DP: √2 · 2S*/ε")
+    ax_r.plot(eps, [ss.median_global_release_rmse(LOW, HIGH, float(e)) for e in eps], color=PALETTE[1],
+              lw=1.6, label="global, ε-DP: √2 (hi − lo)/ε")
+    ax_r.plot(eps, [ss.median_smooth_release_rmse(h, LOW, HIGH, float(e), DELTA) for e in eps],
+              color=PALETTE[4], lw=1.6, label="smooth, (ε, 1e-6)-DP: √2 · 2S*/ε")
     rng = np.random.default_rng(SEED)
-    sim = [math.sqrt(np.mean((median_release_smooth(heights(), LOW, HIGH, float(e), DELTA, size=4000, rng=rng)
-                              - median()) ** 2)) for e in grid]
-    ax_r.plot(grid, sim, "o", color=PALETTE[4], ms=5, mfc="none", label="smooth, simulated (4,000 runs)")
+    sim = [math.sqrt(np.mean((ss.median_release_smooth(h, LOW, HIGH, e, DELTA, size=4000, rng=rng) - median)
+                             ** 2)) for e in lesson.MEDIAN_EPSILONS]
+    ax_r.plot(lesson.MEDIAN_EPSILONS, sim, "o", color=PALETTE[4], ms=5, mfc="none",
+              label="smooth, simulated (4,000 runs)")
     ax_r.axhline(0.0254, color="0.5", ls=":", lw=1, label="one inch")
     ax_r.set(xscale="log", yscale="log", xlabel="ε", ylabel="root-mean-square error (m)",
              title="error of the released median")
@@ -142,11 +110,11 @@ def figure_median():
 
 
 def figure_local_leak(epsilon: float = 1.0):
-    x, x_prime = PAIR
+    x, x_prime = lesson.PAIR
     m = float(np.sort(x)[2])
     grid = np.linspace(1.3, 2.1, 801)
     fig, (ax, ax_s) = new_figure(2, width=4.2, height=3.4)
-    ls_prime = median_local_sensitivity(x_prime, LOW, HIGH)
+    ls_prime = ss.median_local_sensitivity(x_prime, LOW, HIGH)
     ax.vlines(m, 0, 1, color=PALETTE[0], lw=3, label="x: LS = 0, no noise: probability 1 at 1.68")
     scale = ls_prime / epsilon
     ax.plot(grid, stats.laplace.pdf(grid, m, scale) * 2 * scale, color=PALETTE[3], lw=1.6,  # peak 1
@@ -155,12 +123,12 @@ def figure_local_leak(epsilon: float = 1.0):
     ax.set(ylim=(0, 1.5), xlabel="released median (m)", ylabel="x′: density, scaled to peak 1",
            title="noise from local sensitivity: not private")
     ax.legend(fontsize=7, loc="upper center")
-    beta = smooth_beta(epsilon, DELTA)
+    beta = ss.smooth_beta(epsilon, DELTA)
     top = 0.0
     # x solid and wide, x′ dashed on top: the two curves coincide when S* does
-    curves = ((x, PALETTE[0], "x", "-", 3.0), (x_prime, PALETTE[3], "x′", "--", 1.6))
-    for data, color, name, style, width in curves:
-        s = median_smooth_sensitivity(data, LOW, HIGH, beta)
+    for data, color, name, style, width in ((x, PALETTE[0], "x", "-", 3.0),
+                                            (x_prime, PALETTE[3], "x′", "--", 1.6)):
+        s = ss.median_smooth_sensitivity(data, LOW, HIGH, beta)
         density = stats.laplace.pdf(grid, m, 2 * s / epsilon)
         top = max(top, float(density.max()))
         ax_s.plot(grid, density, color=color, ls=style, lw=width, label=f"{name}: S* = {s:.3f} m")
@@ -181,10 +149,10 @@ PANEL_NS = (200, 500, 1000, 2000, 5000, 12579, 50_000, 200_000)
 
 class DawaView:
     """One DAWA run drawn over the histogram of (shape, n), as shares of the n rows, and the error
-    per range query of DAWA (mean over PANEL_RUNS partitions; beside it, its merging error alone) and of the
-    data-independent strategies (exact), relative to identity's, at eps and the partition's share.
-    Both plots keep their axes while eps and the share move (a new shape or n rescales the left
-    one), so such a step redraws only the changed artists."""
+    per range query of DAWA (mean over PANEL_RUNS partitions; beside it, its merging error alone) and of
+    the data-independent strategies (exact), relative to identity's, at eps and the partition's share.
+    Both plots keep their axes while eps and the share move (a new shape or n rescales the left one),
+    so such a step redraws only the changed artists."""
 
     def __init__(self):
         self.fig, (self.ax, self.ax_e) = new_figure(2, width=4.4, height=3.5)
@@ -223,69 +191,56 @@ class DawaView:
     def update(self, values: dict, seed: int) -> str:
         eps, n = float(values["epsilon"]), int(values["n"])
         shape, share = str(values["shape"]), float(values["share"])
-        x = histogram(shape, n)
+        x = lesson.histogram(shape, n)
         err = dawa_errors(x, eps, share, size=PANEL_RUNS, rng=seed)
-        run = err.example
         self.hist.set_data(values=x / n)
-        estimate = run.estimate / n
+        estimate = err.example.estimate / n
         self.step.set_ydata(np.append(estimate, estimate[-1]))
         if (shape, n) != self.scale:  # the only changes that rescale an axis
             self.ax.set_ylim(-0.15 * 1.3 * float(x.max()) / n, 1.3 * float(x.max()) / n)
             self.scale = (shape, n)
         low, high = self.ax.get_ylim()
         inset = 0.03 * (high - low)
-        edges = ((self.above, estimate > high, high - inset), (self.below, estimate < low, low + inset))
-        for marks, off, y in edges:
+        for marks, off, y in ((self.above, estimate > high, high - inset),
+                              (self.below, estimate < low, low + inset)):
             marks.set_data(np.flatnonzero(off), np.full(np.count_nonzero(off), y))
-        self.title.set_text(f"{shape}, n = {n:,}: {len(run.buckets)} buckets")
-        errors = [err.mean] + [data_independent_error(s, eps) for s in STRATEGIES]
+        self.title.set_text(f"{shape}, n = {n:,}: {len(err.example.buckets)} buckets")
+        errors = [err.mean] + [lesson.data_independent_error(s, eps) for s in STRATEGIES]
         for bar, e in zip(self.err_bars, errors, strict=True):
             bar.set_height(e / errors[1] - 1.0)
-        merging = float(err.merging.mean())
+        merging, b = float(err.merging.mean()), partition_noise_scale(share * eps)
         self.bias_mark.set_ydata([merging / errors[1] if merging > 0 else np.nan])
         self.bias_text.set_text("" if merging > 0 else "0")
         best = min(range(4), key=lambda i: errors[i])
         self.title_e.set_text(f"ε = {eps:.3g}: lowest here is {self.labels[best].replace(chr(10), ' ')}")
-        return (
-            f"DAWA spends {share:.0%} of ε = {eps:.3g} on the partition (noise Lap({4 / (share * eps):.3g}) "
-            f"on every candidate's cost) and {1 - share:.0%} on the bucket totals. Its error per range "
-            f"query, mean over {PANEL_RUNS} partitions (no interval: section 3 has them): {err.mean:.4g} "
-            f"(merging {merging:.3g} + totals' noise {float(err.noise.mean()):.3g})"
-            + f"; identity {errors[1]:.4g}, 16-ary hierarchy {errors[2]:.4g}, p-Identity "
-            f"{errors[3]:.4g} (exact). "
-            f"DAWA's error depends on the data; the others' do not."
-            + promise(epsilon=eps)
-        )
+        return (f"DAWA spends {share:.0%} of ε = {eps:.3g} on the partition (noise Lap({b:.3g}) "
+                f"on every candidate's cost) and {1 - share:.0%} on the bucket totals. Its error per range "
+                f"query, mean over {PANEL_RUNS} partitions (no interval: section 3 has them): {err.mean:.4g} "
+                f"(merging {merging:.3g} + totals' noise {float(err.noise.mean()):.3g}); identity "
+                f"{errors[1]:.4g}, 16-ary hierarchy {errors[2]:.4g}, p-Identity {errors[3]:.4g} (exact). "
+                "DAWA's error depends on the data; the others' do not." + promise(epsilon=eps))
 
 
 def figure_dawa_panel(epsilon: float = 0.1, n: int = 12579, shape: str = "heights", share: float = SHARE):
-    view = DawaView()
-    view.update({"epsilon": epsilon, "n": n, "shape": shape, "share": share}, 0)
-    return view.fig
+    return view_figure(DawaView, {"epsilon": epsilon, "n": n, "shape": shape, "share": share}, 0)
 
 
-def dawa_panel(seed: int = 0) -> SliderPanel:
+def dawa_panel(seed: int = 0):
     import ipywidgets as widgets
 
-    view = DawaView()
-    controls = {
+    return view_panel(DawaView, {
         "epsilon": epsilon_slider(0.1, 0.01, 3.0),
         "n": widgets.SelectionSlider(options=PANEL_NS, value=12579, description="n rows"),
-        "shape": widgets.ToggleButtons(options=list(SHAPES), value="heights", description="shape"),
+        "shape": widgets.ToggleButtons(options=list(lesson.SHAPES), value="heights", description="shape"),
         "share": widgets.FloatSlider(value=SHARE, min=0.05, max=0.95, step=0.05,
                                      description="partition share"),
-    }
-    return SliderPanel(view.fig, view.update, controls, seed=seed, dynamic=view.dynamic)
+    }, seed)
 
 
 def figures() -> dict[str, object]:
-    return {
-        "09_who_wins": figure_who_wins(),
-        "09_partitions": figure_partitions(),
-        "09_median": figure_median(),
-        "09_local_leak": figure_local_leak(),
-        "09_dawa_panel": figure_dawa_panel(),
-    }
+    return {"09_who_wins": figure_who_wins(), "09_partitions": figure_partitions(),
+            "09_median": figure_median(), "09_local_leak": figure_local_leak(),
+            "09_dawa_panel": figure_dawa_panel()}
 
 
 PANELS = (
