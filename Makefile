@@ -15,7 +15,7 @@ ifneq ($(filter-out 0,$(PROJECTOR)),)
 present voila lab: export DPLAB_PROJECTOR := 1
 endif
 
-.PHONY: lab present test test-fast figures optimise notebooks bench voila html lint clean
+.PHONY: lab present test test-fast figures optimise notebooks bench mutants voila html lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ notebooks: $(VENV)/.test-installed
 	DPLAB_PROGRESS=0 DPLAB_PROJECTOR=0 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
 	$(BIN)/nbstripout --keep-output --keep-count --extra-keys "metadata.widgets" notebooks/*.ipynb
 	$(PY) -m dplab stamp notebooks/*.ipynb
+
+# The mutation run: every declared mutant (dplab/lab/lessons/*/mutants.py) applied to a copy, the checks
+# that name it run there; fails on a survivor. ONLY=id1,id2 or NB=07 for a subset.
+mutants: $(VENV)/.test-installed
+	DPLAB_PROJECTOR=0 $(PY) -m dplab mutants $(if $(ONLY),--only $(ONLY)) $(if $(NB),--notebook $(NB))
 
 bench: $(VENV)/.test-installed
 	DPLAB_PROJECTOR=0 $(PY) -m dplab bench $(if $(NB),--notebook $(NB))

@@ -5,6 +5,25 @@ from __future__ import annotations
 import pytest
 
 
+def pytest_addoption(parser):
+    parser.addoption("--mutant", default=None,
+                     help="run only the tests marked @pytest.mark.catches(<this mutant id>) (make mutants)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under --mutant=ID keep only the tests that declare they catch ID."""
+    wanted = config.getoption("--mutant")
+    if wanted is None:
+        return
+    keep, drop = [], []
+    for item in items:
+        names = {a for mark in item.iter_markers("catches") for a in mark.args}
+        (keep if wanted in names else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+    items[:] = keep
+
+
 @pytest.fixture(scope="session")
 def report_rows():
     """Every lesson's report rows, evaluated (Bonferroni over all of them): about a minute."""

@@ -1,5 +1,5 @@
-"""The lab's command line: ``python -m dplab figures | answers | bench | optimise | stamp | present |
-html``."""
+"""The lab's command line: ``python -m dplab figures | answers | bench | mutants | optimise | stamp |
+present | html``."""
 
 from __future__ import annotations
 
@@ -33,6 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     html = sub.add_parser("html", help="every notebook with its stored outputs as static HTML, with an index "
                           "(offline)")
     html.add_argument("--out", default=None, help="output folder (default: the checkout's html/)")
+    mutants = sub.add_parser("mutants", help="the mutation run: apply each declared mutant to a copy and "
+                             "run the checks that name it; fails on a survivor")
+    mutants.add_argument("--only", default=None, help="comma-separated mutant ids")
+    mutants.add_argument("--notebook", default=None, help="one notebook's mutants, by its number (e.g. 07)")
+    mutants.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "present":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -67,6 +72,14 @@ def main(argv: list[str] | None = None) -> int:
         from dplab.lab.bench import run_bench
 
         return run_bench(browser=not args.no_browser, notebook=args.notebook)
+    if args.command == "mutants":
+        from dplab.lab.mutants import run_mutants
+
+        try:
+            return run_mutants(only=args.only.split(",") if args.only else None, notebook=args.notebook,
+                               jobs=args.jobs)
+        except ValueError as error:
+            parser.error(str(error))
     if args.command == "optimise":
         from dplab.lab.paths import data_dir
         from dplab.lab.progress import progress

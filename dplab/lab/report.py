@@ -57,9 +57,11 @@ class ReportRow:
         return "PASS" if self.passed else "FAIL"
 
 
-def evaluate_rows(rows: Sequence[ReportRow], family_confidence: float = 0.95) -> list[ReportRow]:
-    """Compute every row's interval at the Bonferroni level and its verdict."""
-    m = max(1, sum(row.statistical for row in rows))
+def evaluate_rows(rows: Sequence[ReportRow], family_confidence: float = 0.95,
+                  family_size: int | None = None) -> list[ReportRow]:
+    """Compute every row's interval at the Bonferroni level and its verdict; ``family_size``: the
+    number of statistical rows the level divides by (default: those of ``rows``)."""
+    m = family_size or max(1, sum(row.statistical for row in rows))
     confidence = 1 - (1 - family_confidence) / m
     for row in rows:
         if not row.statistical:

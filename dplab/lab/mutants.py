@@ -1,0 +1,265 @@
+"""The mutation run (``python -m dplab mutants``, ``make mutants``): plausible bugs, and proof that
+the checks which claim to catch them do.
+
+A mutant is one exact text edit of one file of the repository (:class:`Mutant`): a missing factor,
+a wrong noise scale, a sign, a dropped coupling, the wrong neighbour relation, an off-by-one. Each
+lesson lists its mutants in ``dplab/lab/lessons/lNN_*/mutants.py`` (``MUTANTS``). A check names the
+mutants it is there to catch: a report row by ``catches="<id>[, <id>]: <the bug>"``, a unit test by
+``@pytest.mark.catches("<id>", ...)``.
+
+For every mutant the run copies ``dplab/`` and ``tests/`` into a temporary folder, applies the
+edit there, and runs the checks that name it: the report rows of the lessons whose rows name it
+(a row that fails, or cannot be computed, kills it) and the unit tests marked with it
+(``pytest --mutant=<id>``). It fails when a mutant survives, when a mutant's old text is not
+found exactly once, when a mutant names no check, or when a report row names an unknown mutant
+or kills none of those it names. Nothing it finds is written to a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+
+from dplab.lab.paths import repo_root
+
+__all__ = ["Mutant", "MutantResult", "all_mutants", "applicable", "catches_ids", "run_mutants"]
+
+#: a mutant's id: lowercase words joined by dots, underscores or dashes (``laplace.scale_times_2``)
+ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
+#: ``catches="id1, id2: the bug"`` in a lesson's report.py (read without running it)
+_ROW_CATCHES = re.compile(r"catches\s*=\s*f?\"([^\"]*)\"")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One plausible bug: replace ``old`` (found exactly once) by ``new`` in ``path``."""
+
+    id: str
+    path: str
+    old: str
+    new: str
+    bug: str
+
+    def __post_init__(self) -> None:
+        if not ID.match(self.id):
+            raise ValueError(f"mutant id must match {ID.pattern}, got id={self.id!r}")
+        if self.old == self.new:
+            raise ValueError(f"mutant {self.id}: old and new text are the same")
+
+
+@dataclass
+class MutantResult:
+    mutant: Mutant
+    killers: list[str] = field(default_factory=list)
+    survivors: list[str] = field(default_factory=list)  # the named checks that passed
+    problem: str | None = None  # inapplicable, names no check, the run itself broke
+    seconds: float = 0.0
+
+    @property
+    def killed(self) -> bool:
+        return self.problem is None and bool(self.killers)
+
+
+def catches_ids(text: str) -> list[str]:
+    """The mutant ids of a ``catches`` declaration: ``"a.b, c.d: the bug"`` -> ["a.b", "c.d"]."""
+    head = text.split(":", 1)[0]
+    return [part.strip() for part in head.split(",") if part.strip()]
+
+
+def all_mutants() -> tuple[Mutant, ...]:
+    """Every lesson's ``MUTANTS`` in teaching order; ids are unique."""
+    from dplab.lab.registry import lesson_names
+
+    out: list[Mutant] = []
+    for name in lesson_names():
+        path = Path(import_module("dplab.lab.lessons").__path__[0]) / name / "mutants.py"
+        if path.exists():
+            out += import_module(f"dplab.lab.lessons.{name}.mutants").MUTANTS
+    seen: set[str] = set()
+    for m in out:
+        if m.id in seen:
+            raise ValueError(f"mutant id {m.id!r} is declared twice")
+        seen.add(m.id)
+    return tuple(out)
+
+
+def applicable(mutant: Mutant, root: Path) -> str | None:
+    """None when ``mutant.old`` occurs exactly once in its file under ``root``; else why not."""
+    path = root / mutant.path
+    if not path.exists():
+        return f"{mutant.path} does not exist"
+    count = path.read_text(encoding="utf-8").count(mutant.old)
+    return None if count == 1 else f"its old text occurs {count} times in {mutant.path}"
+
+
+def row_killers(root: Path) -> dict[str, set[str]]:
+    """mutant id -> the lesson names whose report.py declares a row catching it (a static read)."""
+    out: dict[str, set[str]] = {}
+    for report in sorted((root / "dplab" / "lab" / "lessons").glob("l*/report.py")):
+        for text in _ROW_CATCHES.findall(report.read_text(encoding="utf-8")):
+            for mid in catches_ids(text):
+                out.setdefault(mid, set()).add(report.parent.name)
+    return out
+
+
+def test_killers(root: Path) -> dict[str, set[str]]:
+    """mutant id -> the test files (relative to root) with ``pytest.mark.catches`` naming it."""
+    out: dict[str, set[str]] = {}
+    marker = re.compile(r"mark\.catches\(([^)]*)\)")
+    for path in sorted((root / "tests").rglob("test_*.py")):
+        for args in marker.findall(path.read_text(encoding="utf-8")):
+            for mid in re.findall(r"[\"']([^\"']+)[\"']", args):
+                out.setdefault(mid, set()).add(str(path.relative_to(root)))
+    return out
+
+
+def _copy_tree(root: Path, target: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+    for part in ("dplab", "tests"):
+        shutil.copytree(root / part, target / part, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(root / name, target / name)
+    (target / "notebooks").mkdir()
+    shutil.copy2(root / "notebooks" / "TEACHING.md", target / "notebooks" / "TEACHING.md")
+
+
+def _rows_verdicts(lessons: Sequence[str], mutant_id: str) -> dict[str, bool]:
+    """In a child process: the rows of ``lessons`` that name ``mutant_id`` -> passed. The rows are
+    evaluated at the whole report's Bonferroni level or wider (never narrower: a row that fails
+    here fails in the report too)."""
+    from dplab.lab.report import evaluate_rows
+
+    rows = []
+    for name in lessons:
+        rows += import_module(f"dplab.lab.lessons.{name}.report").report_rows()
+    mine = [r for r in rows if mutant_id in catches_ids(getattr(r, "catches", None) or "")]
+    # pad the family to REPORT_FAMILY statistical rows: the level of a report that large
+    padding = max(0, REPORT_FAMILY - sum(r.statistical for r in mine))
+    evaluate_rows(mine, family_size=sum(r.statistical for r in mine) + padding)
+    return {r.id: bool(r.passed) for r in mine}
+
+
+#: the size of the Bonferroni family the mutation run evaluates rows in (at least the report's)
+REPORT_FAMILY = 400
+
+
+def _child(argv: list[str]) -> int:
+    """``python -m dplab.lab.mutants rows <id> <lesson>...``: print the verdicts as JSON."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    mutant_id, lessons = argv[1], argv[2:]
+    try:
+        verdicts = _rows_verdicts(lessons, mutant_id)
+    except Exception as error:  # a mutant that breaks a row's computation is caught by it
+        verdicts = {"error": f"{type(error).__name__}: {error}"}
+    print("VERDICTS " + json.dumps(verdicts))
+    return 0
+
+
+def _run_one(mutant: Mutant, root: Path, rows: dict[str, set[str]], tests: dict[str, set[str]]
+             ) -> MutantResult:
+    start = time.perf_counter()
+    result = MutantResult(mutant)
+    problem = applicable(mutant, root)
+    if problem is None and mutant.id not in rows and mutant.id not in tests:
+        problem = "no report row or unit test names it"
+    if problem is not None:
+        result.problem = problem
+        return result
+    with tempfile.TemporaryDirectory(prefix=f"dplab-mutant-{mutant.id}-") as tmp:
+        target = Path(tmp)
+        _copy_tree(root, target)
+        path = target / mutant.path
+        path.write_text(path.read_text(encoding="utf-8").replace(mutant.old, mutant.new), encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": str(target), "DPLAB_PROGRESS": "0", "DPLAB_PROJECTOR": "0",
+               "MPLBACKEND": "Agg"}
+        if mutant.id in rows:
+            out = subprocess.run([sys.executable, "-m", "dplab.lab.mutants", "rows", mutant.id,
+                                  *sorted(rows[mutant.id])], cwd=target, env=env, capture_output=True,
+                                 text=True)
+            line = next((ln for ln in out.stdout.splitlines() if ln.startswith("VERDICTS ")), None)
+            if line is None:
+                result.killers.append(f"rows of {', '.join(sorted(rows[mutant.id]))}: crashed "
+                                      f"({out.stderr.strip().splitlines()[-1:] or ['no output']})")
+            else:
+                for rid, passed in json.loads(line[9:]).items():
+                    (result.survivors if passed is True else result.killers).append(
+                        f"row {rid}" if rid != "error" else f"rows: {passed}")
+        if mutant.id in tests:
+            out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                                  f"--mutant={mutant.id}", *sorted(tests[mutant.id])], cwd=target, env=env,
+                                 capture_output=True, text=True)
+            label = f"tests in {', '.join(sorted(tests[mutant.id]))}"
+            if out.returncode == 5:
+                result.survivors.append(f"{label}: none selected")
+            else:
+                (result.killers if out.returncode != 0 else result.survivors).append(label)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def run_mutants(only: Iterable[str] | None = None, notebook: str | None = None, jobs: int = 2,
+                root: Path | None = None, echo=print) -> int:
+    """Run the mutants (all, the ids in ``only``, or those of one notebook's lesson, by number) on
+    ``jobs`` workers; print one line per mutant and a summary. Returns the exit status: 1 when a
+    mutant survives or cannot run, or when a row names a mutant no lesson declares."""
+    root = root or repo_root()
+    mutants = all_mutants()
+    known = {m.id for m in mutants}
+    if only:
+        wanted = set(only)
+        if unknown := wanted - known:
+            raise ValueError(f"only names unknown mutants: {sorted(unknown)}")
+        mutants = tuple(m for m in mutants if m.id in wanted)
+    if notebook is not None:
+        from dplab.lab.registry import lesson_names
+
+        lesson = next((n for n in lesson_names() if n[1:3] == f"{int(notebook):02d}"), None)
+        if lesson is None:
+            raise ValueError(f"notebook must be the number of a lesson, got notebook={notebook!r}")
+        own = {m.id for m in import_module(f"dplab.lab.lessons.{lesson}.mutants").MUTANTS}
+        mutants = tuple(m for m in mutants if m.id in own)
+    rows, tests = row_killers(root), test_killers(root)
+    status = 0
+    if stray := sorted((set(rows) | set(tests)) - known):
+        echo(f"UNKNOWN: checks name mutants no lesson declares: {', '.join(stray)}")
+        status = 1
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(lambda m: _run_one(m, root, rows, tests), mutants))
+    for r in results:
+        if r.problem:
+            echo(f"BROKEN   {r.mutant.id}: {r.problem}")
+        elif r.killed:
+            echo(f"killed   {r.mutant.id} ({r.seconds:.0f} s) by {'; '.join(r.killers)}")
+        else:
+            echo(f"SURVIVED {r.mutant.id} ({r.seconds:.0f} s): {r.mutant.bug}; "
+                 f"passed: {'; '.join(r.survivors)}")
+        if r.killed and r.survivors:
+            echo(f"         (named it but passed: {'; '.join(r.survivors)})")
+    bad = [r for r in results if not r.killed]
+    if not only and notebook is None:  # a row that names mutants must kill one of them
+        named = {c for r in results for c in r.killers + r.survivors if c.startswith("row ")}
+        killing = {c for r in results for c in r.killers if c.startswith("row ")}
+        for row in sorted(named - killing):
+            echo(f"POWERLESS {row}: passed under every mutant it names")
+            status = 1
+    echo(f"{len(results) - len(bad)} of {len(results)} mutants killed in {time.perf_counter() - start:.0f} s "
+         f"on {jobs} workers")
+    return 1 if bad or status else 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1:]))
