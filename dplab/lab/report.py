@@ -25,7 +25,7 @@ RELATIONS = ("=", "<=", ">=", "exact")
 class ReportRow:
     """One checked formula. Statistical rows give ``interval(confidence)``; computed rows
     give ``value``: ``exact`` compares it with ``theory`` to ``rel_tol``, ``<=`` / ``>=``
-    check it against the bound ``theory``."""
+    check it against the bound ``theory``. ``catches`` names the mutants it must kill (make mutants)."""
 
     id: str
     formula: str
@@ -36,6 +36,8 @@ class ReportRow:
     interval: Callable[[float], Estimate] | None = None
     value: float | None = None
     rel_tol: float = 1e-9
+    #: "<mutant id>[, <mutant id>]: <the bug>": the mutants (a lesson's mutants.py) this row is there to catch
+    catches: str | None = None
     # filled by evaluate_rows
     empirical: Estimate | None = field(default=None, repr=False)
     passed: bool | None = None
