@@ -32,30 +32,12 @@ from importlib import import_module
 from pathlib import Path
 
 from dplab.lab.paths import repo_root
+from dplab.lab.report import Mutant, evaluate_rows
 
 __all__ = ["Mutant", "MutantResult", "all_mutants", "applicable", "catches_ids", "run_mutants"]
 
-#: a mutant's id: lowercase words joined by dots, underscores or dashes (``laplace.scale_times_2``)
-ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 #: ``catches="id1, id2: the bug"`` in a lesson's report.py (read without running it)
 _ROW_CATCHES = re.compile(r"catches\s*=\s*f?\"([^\"]*)\"")
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """One plausible bug: replace ``old`` (found exactly once) by ``new`` in ``path``."""
-
-    id: str
-    path: str
-    old: str
-    new: str
-    bug: str
-
-    def __post_init__(self) -> None:
-        if not ID.match(self.id):
-            raise ValueError(f"mutant id must match {ID.pattern}, got id={self.id!r}")
-        if self.old == self.new:
-            raise ValueError(f"mutant {self.id}: old and new text are the same")
 
 
 @dataclass
@@ -78,14 +60,10 @@ def catches_ids(text: str) -> list[str]:
 
 
 def all_mutants() -> tuple[Mutant, ...]:
-    """Every lesson's ``MUTANTS`` in teaching order; ids are unique."""
-    from dplab.lab.registry import lesson_names
+    """Every lesson's ``MUTANTS`` in teaching order (dplab.lab.registry.lesson_mutants); ids are unique."""
+    from dplab.lab.registry import lesson_mutants
 
-    out: list[Mutant] = []
-    for name in lesson_names():
-        path = Path(import_module("dplab.lab.lessons").__path__[0]) / name / "mutants.py"
-        if path.exists():
-            out += import_module(f"dplab.lab.lessons.{name}.mutants").MUTANTS
+    out = [m for mutants in lesson_mutants().values() for m in mutants]
     seen: set[str] = set()
     for m in out:
         if m.id in seen:
@@ -138,8 +116,6 @@ def _rows_verdicts(lessons: Sequence[str], mutant_id: str) -> dict[str, bool]:
     """In a child process: the rows of ``lessons`` that name ``mutant_id`` -> passed. The rows are
     evaluated at the whole report's Bonferroni level or wider (never narrower: a row that fails
     here fails in the report too)."""
-    from dplab.lab.report import evaluate_rows
-
     rows = []
     for name in lessons:
         rows += import_module(f"dplab.lab.lessons.{name}.report").report_rows()
@@ -224,12 +200,12 @@ def run_mutants(only: Iterable[str] | None = None, notebook: str | None = None, 
             raise ValueError(f"only names unknown mutants: {sorted(unknown)}")
         mutants = tuple(m for m in mutants if m.id in wanted)
     if notebook is not None:
-        from dplab.lab.registry import lesson_names
+        from dplab.lab.registry import lesson_mutants, lesson_names
 
         lesson = next((n for n in lesson_names() if n[1:3] == f"{int(notebook):02d}"), None)
         if lesson is None:
             raise ValueError(f"notebook must be the number of a lesson, got notebook={notebook!r}")
-        own = {m.id for m in import_module(f"dplab.lab.lessons.{lesson}.mutants").MUTANTS}
+        own = {m.id for m in lesson_mutants().get(lesson[1:3], ())}
         mutants = tuple(m for m in mutants if m.id in own)
     rows, tests = row_killers(root), test_killers(root)
     status = 0

@@ -5,7 +5,8 @@ A lesson is a package ``lNN_<notebook stem>`` whose ``report.py`` defines ``NOTE
 ``PREFIX`` and ``report_rows()``, whose ``exercises.py`` defines ``EXERCISES``, whose ``views.py``
 defines ``figures()`` and
 ``PANELS`` (the widget panels, declared with what the bench and the browser test do to them),
-and whose optional ``bench.py`` defines ``ROWS`` (functions timing its library targets). The
+whose optional ``bench.py`` defines ``ROWS`` (functions timing its library targets), and whose
+optional ``mutants.py`` defines ``MUTANTS`` (the bugs its checks must catch, ``make mutants``). The
 figures command, the bench, the widget tests and the browser test read these declarations, so a
 new notebook's lesson is picked up without editing any file outside its package.
 """
@@ -24,7 +25,7 @@ from dplab.lab.exercises import Exercise
 from dplab.lab.report import ReportRow, evaluate_rows
 
 __all__ = ["all_exercises", "all_report_rows", "answer_key", "check", "lesson_bench", "lesson_exercises",
-           "lesson_names", "lesson_panels", "lesson_reports", "lesson_views"]
+           "lesson_mutants", "lesson_names", "lesson_panels", "lesson_reports", "lesson_views"]
 
 
 def lesson_names() -> list[str]:
@@ -51,6 +52,16 @@ def lesson_panels() -> dict[str, tuple]:
     """Every lesson's declared panels (``views.PANELS``, PanelCase each) by its PREFIX ("01", ...)."""
     return {report.PREFIX: tuple(views.PANELS) for report, views in zip(lesson_reports(), lesson_views(),
                                                                           strict=True)}
+
+
+def lesson_mutants() -> dict[str, tuple]:
+    """Every lesson's declared mutants (``mutants.MUTANTS``, where the lesson has a mutants module) by
+    its PREFIX: the bugs its report rows and tests must catch (make mutants)."""
+    out = {}
+    for name, report in zip(lesson_names(), lesson_reports(), strict=True):
+        if find_spec(f"dplab.lab.lessons.{name}.mutants") is not None:
+            out[report.PREFIX] = tuple(import_module(f"dplab.lab.lessons.{name}.mutants").MUTANTS)
+    return out
 
 
 def lesson_bench() -> dict[str, tuple[Callable[[], list], ...]]:

@@ -11,14 +11,36 @@ passes all m rows with probability >= 95% at fixed seeds.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from dplab.simulate import Estimate
 
-__all__ = ["ReportRow", "evaluate_rows", "report_markdown"]
+__all__ = ["Mutant", "ReportRow", "evaluate_rows", "report_markdown"]
+
+#: a mutant's id: lowercase words joined by dots, underscores or dashes (``laplace.scale_times_2``)
+MUTANT_ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 
 RELATIONS = ("=", "<=", ">=", "exact")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One plausible bug a report row or a test must catch (``make mutants``, dplab.lab.mutants):
+    replace ``old`` (found exactly once) by ``new`` in ``path`` (relative to the repository)."""
+
+    id: str
+    path: str
+    old: str
+    new: str
+    bug: str
+
+    def __post_init__(self) -> None:
+        if not MUTANT_ID.match(self.id):
+            raise ValueError(f"mutant id must match {MUTANT_ID.pattern}, got id={self.id!r}")
+        if self.old == self.new:
+            raise ValueError(f"mutant {self.id}: old and new text are the same")
 
 
 @dataclass

@@ -109,7 +109,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     sig_z, eps_z = gaussian_sigma_zcdp(1, rho), zcdp_to_approx_dp(rho, delta_z)
     return [
         ReportRow("01.laplace_mse", "E[err²] = 2(Δ/ε)²", "003", f"Δ=1, ε={eps}, n={n}",
-                  laplace_mse(1, eps), "=", interval=lambda c: lap.mse(b, c)),
+                  laplace_mse(1, eps), "=", interval=lambda c: lap.mse(b, c),
+                  catches="laplace.mse_no_factor_2: the Laplace variance b² for 2b²"),
         ReportRow("01.laplace_mae", "E|err| = Δ/ε", "004", f"Δ=1, ε={eps}, n={n}",
                   laplace_mae(1, eps), "=", interval=lambda c: lap.mae(b, c)),
         ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004", f"Δ=1, ε={eps}, β={BETA}, n={n}",
@@ -131,6 +132,11 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("01.gauss_classical_delta", "classical σ = Δ√(2 ln(1.25/δ))/ε: exact δ(σ) ≤ δ", "002",
                   f"Δ=1, ε=0.5, δ={delta_g}, σ={sig_c:.4f}, Balle-Wang Thm 8", delta_g, "<=",
                   value=gaussian_delta(sig_c, 1, 0.5)),
+        ReportRow("01.gauss_classical_sigma", "classical σ = cΔ/ε, c² = 2 ln(1.25/δ) (Dwork & Roth Thm A.1)",
+                  "002", f"Δ=1, ε=0.5, δ={delta_g}: c = √(2 ln 1250) from the theorem's statement",
+                  math.sqrt(2 * math.log(1.25 / delta_g)) / 0.5, "exact", value=sig_c,
+                  catches="gaussian.classical_no_2: the 2 under the square root dropped (σ 0.71× too small, "
+                  "which the row above does not see)"),
         ReportRow("01.gauss_zcdp_calibration", "zCDP σ = Δ/√(2ρ) is (ρ + 2√(ρ ln(1/δ)), δ)-DP: "
                   "exact δ(σ) at that ε ≤ δ", "002",
                   f"Δ=1, ρ={rho}, δ={delta_z:g}, ε={eps_z:.4f}, Balle-Wang Thm 8", delta_z, "<=",
