@@ -7,6 +7,7 @@ from dplab.lab.report import Mutant
 
 LAPLACE = "dplab/mechanisms/laplace.py"
 GAUSSIAN = "dplab/mechanisms/gaussian.py"
+ZCDP = "dplab/accounting/zcdp.py"
 
 MUTANTS = (
     Mutant("laplace.scale_times_2", LAPLACE,
@@ -21,4 +22,20 @@ MUTANTS = (
            "sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon",
            "sensitivity * math.sqrt(math.log(1.25 / delta)) / epsilon",
            "the classical sigma without the 2 under the square root"),
+    Mutant("laplace.accuracy_no_union_bound", LAPLACE,
+           "return as_result(b * np.log(check_positive_int(k, \"k\", array_ok=True) / beta))",
+           "return as_result(b * np.log(1 / beta))",
+           "k answers' accuracy with one answer's tail, ln(1/beta) for ln(k/beta)"),
+    Mutant("zcdp.simple_conversion_no_2", ZCDP,
+           "return rho + 2 * math.sqrt(rho * math.log(1 / delta))",
+           "return rho + math.sqrt(rho * math.log(1 / delta))",
+           "zCDP to (eps, delta): rho + sqrt(rho ln(1/delta)), the 2 dropped"),
+    Mutant("gaussian.zcdp_sigma_too_small", GAUSSIAN,
+           "check_sensitivity(sensitivity) / math.sqrt(2 * check_rho(rho))",
+           "check_sensitivity(sensitivity) / (2 * math.sqrt(check_rho(rho)))",
+           "sigma = Delta/(2 sqrt(rho)) for Delta/sqrt(2 rho)"),
+    Mutant("gaussian.delta_no_e_eps", GAUSSIAN,
+           "second = math.exp(epsilon + special.log_ndtr(-a - b))",
+           "second = math.exp(special.log_ndtr(-a - b))",
+           "Balle & Wang's delta without the e^eps on its second term"),
 )
