@@ -8,6 +8,7 @@ from dplab.lab.report import Mutant
 LAPLACE = "dplab/mechanisms/laplace.py"
 GAUSSIAN = "dplab/mechanisms/gaussian.py"
 ZCDP = "dplab/accounting/zcdp.py"
+SENSITIVITY = "dplab/sensitivity.py"
 
 MUTANTS = (
     Mutant("laplace.scale_times_2", LAPLACE,
@@ -38,4 +39,8 @@ MUTANTS = (
            "second = math.exp(epsilon + special.log_ndtr(-a - b))",
            "second = math.exp(special.log_ndtr(-a - b))",
            "Balle & Wang's delta without the e^eps on its second term"),
+    Mutant("sensitivity.clipped_mean_add_remove", SENSITIVITY,
+           "return (high - low) / check_positive_int(n, \"n\")",
+           "return (high - low) / (2 * check_positive_int(n, \"n\"))",
+           "the clipped mean's sensitivity halved, (b - a)/(2n) for (b - a)/n under replace-one"),
 )
