@@ -3,7 +3,6 @@ mutant fail the run, and a check that names an undeclared mutant is reported."""
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 
 import pytest
@@ -30,13 +29,7 @@ def test_a_mutant_needs_an_id_and_an_edit():
 @pytest.fixture
 def pilot_root(tmp_path):
     """A copy of the repository with a tiny module under test and a test file that names mutants."""
-    root = repo_root()
-    for part in ("dplab", "tests"):
-        shutil.copytree(root / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(root / name, tmp_path / name)
-    (tmp_path / "notebooks").mkdir()
-    shutil.copy2(root / "notebooks" / "TEACHING.md", tmp_path / "notebooks" / "TEACHING.md")
+    mutants._copy_tree(repo_root(), tmp_path)  # what the run copies for each mutant
     (tmp_path / "tests" / "pilot_target.py").write_text("def double(x):\n    return 2 * x\n")
     marker = "mark." + "catches"  # not literally here: the real run scans tests/ for the marker
     (tmp_path / "tests" / "test_pilot.py").write_text(textwrap.dedent(f'''
