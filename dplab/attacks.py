@@ -123,7 +123,7 @@ def privacy_loss_samples(mechanism: Mechanism, value: ArrayLike, neighbour_value
     a draw of the composed privacy loss distribution (Sommer, Meiser & Mohammadi 2019, Def. 3),
     whose hockey-stick mean E[(1 - e^(eps - L))_+] on D is delta(eps) (Balle & Wang 2018, Thm. 5).
     L is also the Neyman-Pearson attacker's score. For mechanisms whose ``privacy_loss`` takes
-    (output, value, neighbour_value): Laplace, randomized response."""
+    (output, value, neighbour_value): Laplace, the Gaussian, randomized response."""
     y = mechanism.sample(neighbour_value if on_neighbour else value, check_rng(rng),
                          size=check_positive_int(size, "size"))
     return np.asarray(mechanism.privacy_loss(y, value, neighbour_value))

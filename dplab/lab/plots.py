@@ -24,7 +24,8 @@ from PIL import Image
 from dplab.simulate import Estimate
 
 __all__ = ["ACCOUNTANT_STYLES", "COLORS", "PALETTE", "PROJECTOR", "FastPNG", "LabFigure", "TheoryVsEmpirical",
-           "errorbar_ci", "figure_png", "new_figure", "projector_mode", "scale_for_projector"]
+           "errorbar_ci", "figure_png", "new_figure", "projector_mode", "roc_boxes", "scale_for_projector",
+           "tradeoff_axes"]
 
 #: Okabe & Ito's colour-blind-safe palette ("Color Universal Design", 2008): blue, orange, bluish
 #: green, vermillion, reddish purple, sky blue, yellow, black. Every lab figure cycles through it.
@@ -179,6 +180,24 @@ def errorbar_ci(ax, x, intervals, **kwargs):
     low = np.array([float(c.low) for c in intervals])
     high = np.array([float(c.high) for c in intervals])
     return ax.errorbar(x, est, yerr=[est - low, high - est], **kwargs)
+
+
+def roc_boxes(ax, roc, color, label=None, *, tpr: bool = False, keep=slice(None)):
+    """A simulated attacker's ROC points (``keep`` of them; ``roc``: a dplab.attacks.EmpiricalRoc) with
+    their simultaneous boxes as error bars: (alpha, beta), or (alpha, 1 - beta) with ``tpr``."""
+    y = (roc.tpr if tpr else roc.beta)[keep]
+    low, high = (1 - roc.beta_high, 1 - roc.beta_low) if tpr else (roc.beta_low, roc.beta_high)
+    x, x_low, x_high = roc.alpha[keep], roc.alpha_low[keep], roc.alpha_high[keep]
+    return ax.errorbar(x, y, xerr=[x - x_low, x_high - x], yerr=[y - low[keep], high[keep] - y], fmt="o",
+                       ms=2.5, lw=0.8, color=color, label=label)
+
+
+def tradeoff_axes(ax, title: str) -> None:
+    """Axes of a trade-off plane (alpha: false alarms, beta: misses; notebook 8's attacker who tests
+    "Alice is in"), with the coin toss beta = 1 - alpha dotted."""
+    ax.plot([0, 1], [1, 0], ":", color="0.6", lw=0.8, label="a coin toss (no information)")
+    ax.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", title=title, xlabel="α: false alarms (says 'in' when "
+           "Alice is out)", ylabel="β: misses (says 'out' when she is in)")
 
 
 def figure_png(fig) -> bytes:

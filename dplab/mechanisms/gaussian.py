@@ -32,7 +32,6 @@ from dplab._checks import (
     check_epsilon,
     check_nonnegative,
     check_positive,
-    check_positive_int,
     check_renyi_order,
     check_rho,
     check_rng,
@@ -53,7 +52,6 @@ __all__ = [
     "gaussian_mechanism",
     "gaussian_mse",
     "gaussian_privacy_loss",
-    "gaussian_privacy_loss_samples",
     "gaussian_sigma",
     "gaussian_sigma_zcdp",
     "gaussian_tail_bound",
@@ -211,16 +209,6 @@ def hockey_stick_samples(loss: ArrayLike, epsilon: float) -> np.ndarray:
     return np.maximum(0.0, -np.expm1(epsilon - np.asarray(loss, dtype=float)))
 
 
-def gaussian_privacy_loss_samples(sigma: float, sensitivity: float, size: int,
-                                  rng: np.random.Generator | int | None = None) -> np.ndarray:
-    """``size`` draws of the Gaussian mechanism's privacy loss L(Y), Y drawn on D (f(D) = 0, f(D') =
-    Delta): Y = ``gaussian_mechanism(0, sigma)``, then :func:`gaussian_privacy_loss`. L is N(r, 2r)
-    with r = Delta^2 / (2 sigma^2) (Balle & Wang 2018, Lemma 3); :func:`hockey_stick_samples` of them
-    average to :func:`gaussian_delta`."""
-    y = gaussian_mechanism(0.0, sigma, size=check_positive_int(size, "size"), rng=rng)
-    return gaussian_privacy_loss(y, sigma, sensitivity)
-
-
 @dataclass(frozen=True)
 class Gaussian(Mechanism):
     """The Gaussian mechanism: ``value + N(0, sigma^2)`` per coordinate, for a query of L2
@@ -279,9 +267,13 @@ class Gaussian(Mechanism):
         """Pr[|error| >= t] = 2 Phi(-t/sigma)."""
         return gaussian_tail_probability(t, self.sigma)
 
-    def privacy_loss(self, y: ArrayLike) -> float | np.ndarray:
-        """L(y) = ln p_D(y)/p_D'(y) for f(D) = 0, f(D') = Delta: see :func:`gaussian_privacy_loss`."""
-        return gaussian_privacy_loss(y, self.sigma, self.sensitivity)
+    def privacy_loss(self, y: ArrayLike, value: ArrayLike, neighbour_value: ArrayLike) -> float | np.ndarray:
+        """ln p_x(y)/p_y(y) at outputs y for f(x) = ``value``, f(y) = ``neighbour_value`` (k coordinates
+        on the last axis): sum_i ((y_i - f(y)_i)^2 - (y_i - f(x)_i)^2) / (2 sigma^2); for f(x) = 0,
+        f(y) = Delta, :func:`gaussian_privacy_loss`."""
+        y = np.asarray(y, dtype=float)
+        fx, fy = np.asarray(value, dtype=float), np.asarray(neighbour_value, dtype=float)
+        return as_result(np.sum((y - fy) ** 2 - (y - fx) ** 2, axis=-1) / (2 * self.sigma**2))
 
     def delta(self, epsilon: ArrayLike) -> float | np.ndarray:
         """The privacy profile (Balle & Wang 2018, Theorem 8): :func:`gaussian_delta` for epsilon > 0,

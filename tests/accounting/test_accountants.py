@@ -141,7 +141,7 @@ def test_mixed_steps_by_pld_against_sampled_privacy_losses():
     drawn output), within the rounding bracket and a 99.9% interval."""
     rng = np.random.default_rng(21)
     gauss, lap, draws = Gaussian(1.0, 2.0), Laplace(1.0, 0.5), 400_000
-    losses = gauss.privacy_loss(gauss.sample(np.zeros(4), rng, size=draws)).sum(axis=1)  # ln p_D / p_D' on D
+    losses = gauss.privacy_loss(gauss.sample(np.zeros(4), rng, size=draws), np.zeros(4), np.ones(4))  # on D
     losses += lap.privacy_loss(lap.sample(np.zeros(3), rng, size=draws), np.zeros(3), np.ones(3))
     eps = 1.0
     high = PLDAccountant(step=1e-3).compose(gauss, 4).compose(lap, 3).delta(eps)

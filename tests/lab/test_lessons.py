@@ -45,7 +45,7 @@ def test_the_registry_pairs_panels_and_bench_rows_with_their_lesson():
 #: issue 25's budget: a lesson (report.py, views.py, __init__.py) at most 500 lines, its exercises.py at
 #: most 300. Lesson 8 is still over it (issue 25 stays open on it): it may shrink, not grow.
 LESSON_LINES, EXERCISE_LINES = 500, 300
-OVER_BUDGET = {"l08_what_epsilon_promises": 606}
+OVER_BUDGET = {"l08_what_epsilon_promises": 587}
 
 
 def lesson_lines(name: str) -> int:

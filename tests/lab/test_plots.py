@@ -133,3 +133,21 @@ def test_errorbar_ci_draws_each_interval_around_its_estimate():
     segments = container.lines[2][0].get_segments()
     assert np.allclose([s[:, 1] for s in segments], [[0.4, 0.8], [0.1, 0.25]])
     assert np.allclose(container.lines[0].get_ydata(), [0.5, 0.2])
+
+
+def test_roc_boxes_span_each_points_box_in_both_directions():
+    """catches: the beta box drawn for the true positive rate without flipping it (1 - beta_high to
+    1 - beta_low), or the alpha and beta boxes swapped: asymmetric boxes show both"""
+    from dplab.attacks import EmpiricalRoc
+    from dplab.lab.plots import roc_boxes
+
+    roc = EmpiricalRoc(np.array([0.5, 1.5]), np.array([0.2, 0.6]), np.array([0.7, 0.3]), np.array([0.1, 0.5]),
+                       np.array([0.25, 0.8]), np.array([0.6, 0.25]), np.array([0.9, 0.32]), 0.99, (10, 10))
+    for tpr, y, y_box in ((False, [0.7, 0.3], [[0.6, 0.9], [0.25, 0.32]]),
+                          (True, [0.3, 0.7], [[0.1, 0.4], [0.68, 0.75]])):
+        fig, (ax,) = new_figure(1)
+        container = roc_boxes(ax, roc, "k", tpr=tpr)
+        assert np.allclose(container.lines[0].get_ydata(), y)
+        x_bars, y_bars = (c.get_segments() for c in container.lines[2])
+        assert np.allclose([s[:, 0] for s in x_bars], [[0.1, 0.25], [0.5, 0.8]])
+        assert np.allclose([s[:, 1] for s in y_bars], y_box)

@@ -145,10 +145,10 @@ def test_privacy_loss_samples_are_drawn_on_d():
     its mean and variance against Lemma 3's N(r, 2r), r = Delta^2 / (2 sigma^2)."""
     from scipy.stats import norm
 
-    from dplab.mechanisms.gaussian import gaussian_privacy_loss_samples
+    from dplab.attacks import privacy_loss_samples
 
     sigma, sens = 1.7, 1.3
-    loss = gaussian_privacy_loss_samples(sigma, sens, 400_000, rng=3)
+    loss = privacy_loss_samples(mechanisms.Gaussian(sens, sigma), [0.0], [sens], 400_000, rng=3)
     y = np.random.default_rng(3).normal(0.0, sigma, 400_000)
     np.testing.assert_allclose(loss, norm.logpdf(y, 0, sigma) - norm.logpdf(y, sens, sigma), atol=1e-9)
     r = sens**2 / (2 * sigma**2)

@@ -208,7 +208,11 @@ def test_the_objects_error_and_loss_methods():
     z = np.array([-1.0, 0.5, 3.0])
     assert lap.privacy_loss(z[:, None], [0.0], [2.0]) == pytest.approx(
         stats.laplace(0, 4.0).logpdf(z) - stats.laplace(2, 4.0).logpdf(z))
-    assert gauss.privacy_loss(z) == pytest.approx(stats.norm(0, 3.0).logpdf(z) - stats.norm(1, 3.0).logpdf(z))
+    assert gauss.privacy_loss(z[:, None], [0.0], [1.0]) == pytest.approx(
+        stats.norm(0, 3.0).logpdf(z) - stats.norm(1, 3.0).logpdf(z))
+    two = np.array([[0.3, -2.0]])  # two coordinates: the losses add
+    assert gauss.privacy_loss(two, [1.0, 0.0], [0.0, 2.0]) == pytest.approx(float(
+        np.sum(stats.norm([1.0, 0.0], 3.0).logpdf(two) - stats.norm([0.0, 2.0], 3.0).logpdf(two))))
     assert Laplace.from_scale(10.0).epsilon == pytest.approx(0.1)
     assert Laplace.from_scale(4.0, 2.0).scale == 4.0
 

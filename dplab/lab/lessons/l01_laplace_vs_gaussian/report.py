@@ -9,12 +9,13 @@ import math
 import numpy as np
 
 from dplab.accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
+from dplab.attacks import privacy_loss_samples
 from dplab.datasets import load_yrbss, table_size
 from dplab.lab.report import ReportRow
 from dplab.mechanisms.gaussian import (
+    Gaussian,
     gaussian_delta,
     gaussian_laplace_crossover_k,
-    gaussian_privacy_loss_samples,
     gaussian_sigma,
     gaussian_sigma_zcdp,
     gaussian_tail_probability,
@@ -104,7 +105,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
 
     eps_g, delta_g = 1.0, 1e-3
     sig_a, sig_c = gaussian_sigma(1, eps_g, delta_g), gaussian_sigma(1, 0.5, delta_g, "classical")
-    hs_a = hockey_stick_samples(gaussian_privacy_loss_samples(sig_a, 1, 2_000_000, seed), eps_g)
+    hs_a = hockey_stick_samples(privacy_loss_samples(Gaussian(1, sig_a), [0], [1], 2_000_000, seed), eps_g)
     rho, delta_z = 0.5, 1e-6
     sig_z, eps_z = gaussian_sigma_zcdp(1, rho), zcdp_to_approx_dp(rho, delta_z)
     return [

@@ -87,12 +87,6 @@ MI_DRAWS = 1_000_000
 HEIGHT_LOW, HEIGHT_HIGH = 1.4, 2.0
 
 
-@cached(maxsize=2)
-def heights() -> np.ndarray:
-    """The shipped survey's heights (m), the data of the DP mean."""
-    return np.asarray(load_yrbss()["height_m"], dtype=float)
-
-
 def release(name: str) -> tuple[Mechanism, float, float]:
     """(mechanism, statistic on D, on D'): the Laplace count (0, 1), or the analytic Gaussian clipped mean
     with D' the survey's first student replaced by Alice at the upper clip bound, D by one at the lower
@@ -101,7 +95,7 @@ def release(name: str) -> tuple[Mechanism, float, float]:
         return Laplace(1.0, MI_EPSILON), 0.0, 1.0
     if name != "mean":
         raise ValueError(f"release must be 'count' or 'mean', got release={name!r}")
-    h = np.clip(heights(), HEIGHT_LOW, HEIGHT_HIGH)
+    h = np.clip(load_yrbss()["height_m"], HEIGHT_LOW, HEIGHT_HIGH)
     rest, n = float(np.sum(h[1:])), h.size
     gaussian = Gaussian.calibrated((HEIGHT_HIGH - HEIGHT_LOW) / n, MI_EPSILON, MI_DELTA)
     return gaussian, (rest + HEIGHT_LOW) / n, (rest + HEIGHT_HIGH) / n

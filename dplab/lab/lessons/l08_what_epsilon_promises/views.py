@@ -10,6 +10,7 @@ from scipy import stats
 
 from dplab.accounting import gdp_limit_mu
 from dplab.attacks import likelihood_ratio_roc, mechanism_roc, membership_by_bin
+from dplab.lab import plots
 from dplab.lab import widgets as w
 from dplab.lab.cache import cached
 from dplab.lab.lessons.l08_what_epsilon_promises import report as lesson
@@ -25,21 +26,6 @@ MECHANISM_COLORS = {"laplace": COLORS["laplace"], "gaussian": COLORS["gaussian"]
 BOUND_COLOR = "#c8c8c8"
 EPSILON_COLORS = dict(zip(lesson.POSTERIOR_EPSILONS, (PALETTE[5], PALETTE[0], PALETTE[3], PALETTE[4]),
                           strict=True))
-
-
-def _boxes(ax, roc, color, label=None, tpr=False, keep=slice(None)):
-    """The simulated attacker's ROC points (``keep`` of them) with their simultaneous boxes as error bars."""
-    y = (roc.tpr if tpr else roc.beta)[keep]
-    low, high = (1 - roc.beta_high, 1 - roc.beta_low) if tpr else (roc.beta_low, roc.beta_high)
-    x, x_low, x_high = roc.alpha[keep], roc.alpha_low[keep], roc.alpha_high[keep]
-    ax.errorbar(x, y, xerr=[x - x_low, x_high - x], yerr=[y - low[keep], high[keep] - y], fmt="o", ms=2.5,
-                lw=0.8, color=color, label=label)
-
-
-def _tradeoff_axes(ax, title):
-    ax.plot([0, 1], [1, 0], ":", color="0.6", lw=0.8, label="a coin toss (no information)")
-    ax.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", title=title, xlabel="α: false alarms (says 'in' when "
-           "Alice is out)", ylabel="β: misses (says 'out' when she is in)")
 
 
 def figure_posterior():
@@ -79,7 +65,7 @@ def figure_tradeoff():
     two (1, 0.05)-DP mechanisms (right), with the simulated attacker's ROC over each."""
     fig, (ax, ax_d) = new_figure(2, width=4.6, height=4.6)
     eps, large, mechanism = lesson.TRADEOFF_EPSILON, lesson.LARGE_DELTA, lesson.section_mechanism
-    _tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
+    plots.tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
     ax.plot(ALPHA, tradeoff_dp(ALPHA, eps), "-", color=BOUND_COLOR, lw=5, zorder=1,
             label=f"f_ε: any {eps:g}-DP mechanism is above")
     small = lesson.SMALL_DELTA
@@ -87,10 +73,10 @@ def figure_tradeoff():
     for name, label in (("randomized response", "randomized response (on f_ε)"),
                         ("laplace", "Laplace, b = 1/ε"), ("gaussian", gaussian)):
         ax.plot(ALPHA, mechanism(name).tradeoff(ALPHA), color=MECHANISM_COLORS[name], lw=1.4, label=label)
-        _boxes(ax, lesson.simulated_roc(name), MECHANISM_COLORS[name])
+        plots.roc_boxes(ax, lesson.simulated_roc(name), MECHANISM_COLORS[name])
     ax.plot([], [], "o", ms=2.5, color="0.3", label="simulated attacker (99.9% boxes)")
     ax.legend(fontsize=7, loc="upper right")
-    _tradeoff_axes(ax_d, f"(ε, δ) = ({eps:g}, {large:g}): two mechanisms")
+    plots.tradeoff_axes(ax_d, f"(ε, δ) = ({eps:g}, {large:g}): two mechanisms")
     ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps), ":", color="k", lw=1, label="f_ε (δ = 0)")
     ax_d.plot(ALPHA, tradeoff_dp(ALPHA, eps, large), "-", color=BOUND_COLOR, lw=5, zorder=1,
               label="f_ε,δ (under the first curve)")
@@ -98,7 +84,7 @@ def figure_tradeoff():
                         ("gaussian", f"Gaussian, μ = {mechanism('gaussian', eps, large).mu:.2f}")):
         ax_d.plot(ALPHA, mechanism(name, delta=large).tradeoff(ALPHA), color=MECHANISM_COLORS[name], lw=1.4,
                   label=label)
-        _boxes(ax_d, lesson.simulated_roc(name, delta=large), MECHANISM_COLORS[name])
+        plots.roc_boxes(ax_d, lesson.simulated_roc(name, delta=large), MECHANISM_COLORS[name])
     ax_d.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     return fig
@@ -121,7 +107,8 @@ def figure_membership():
         ax.plot(fpr, exact, color=MECHANISM_COLORS["laplace" if release == "count" else "gaussian"], lw=1.4,
                 label="the best attack (exact)")
         ax.plot(fpr, fpr, ":", color="0.5", lw=1, label="guessing: TPR = FPR")
-        _boxes(ax, roc, PALETTE[3], "simulated attack, 10⁶ a side (99.9% boxes)", True, roc.alpha > 0)
+        plots.roc_boxes(ax, roc, PALETTE[3], "simulated attack, 10⁶ a side (99.9% boxes)", tpr=True,
+                  keep=roc.alpha > 0)
         ax.set(xscale="log", yscale="log", xlim=(1e-6, 1), ylim=(1e-6, 1.2), title=title,
                xlabel="false positive rate (Alice out, said in)", ylabel="true positive rate")
         ax.legend(fontsize=7, loc="lower right")
@@ -134,7 +121,7 @@ def figure_composition():
     Gaussian limit. Middle: the PLD of k = 64 (exact, sampled, Gaussian). Right: eps(delta) of k
     releases of eps0 = 0.1 by every accounting."""
     fig, (ax, ax_h, ax_e) = new_figure(3, width=3.9, height=4.0)
-    _tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
+    plots.tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
     ax.set_ylabel("β")
     ax.set_xlabel("α")
     for k, color in zip(lesson.CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
@@ -230,7 +217,7 @@ class PromiseView:
     def __init__(self):
         self.fig, (self.ax, self.ax_p) = new_figure(2, width=4.2, height=4.3)
         ax, ax_p, self.prior = self.ax, self.ax_p, np.linspace(0.001, 0.999, 300)
-        _tradeoff_axes(ax, "the attacker's errors")
+        plots.tradeoff_axes(ax, "the attacker's errors")
         ax.set(xlabel="α: false alarms", ylabel="β: misses")
         (self.bound,) = ax.plot(ALPHA, ALPHA, "k--", lw=1.2, label="f_ε,δ of the total (any such release)")
         (self.curve,) = ax.plot(ALPHA, ALPHA, lw=1.6, color=PALETTE[0], label="these k releases (exact)")
