@@ -41,6 +41,7 @@ from scipy import special
 from dplab._checks import (
     check_choice,
     check_epsilon,
+    check_positive,
     check_positive_int,
     check_rng,
     check_sensitivity,
@@ -59,6 +60,7 @@ __all__ = [
     "halting_loss_curves",
     "halting_privacy_losses",
     "halting_probabilities",
+    "halting_worst_case_losses",
     "naive_above_threshold_epsilon",
     "output_log_probability",
     "output_sampler",
@@ -560,18 +562,23 @@ def above_threshold_proof_grid(
     epsilon: float, *, bases: Sequence[tuple[float, float, float]] = PROOF_BASES, points: int = 5
 ) -> dict[str, float]:
     """The lines of :func:`above_threshold_proof` over a grid of neighbours, (g - g', f_k - f_k') on a
-    ``points`` x ``points`` grid of [-1, 1]^2 (Delta = 1) at each base point (g, f_k, T): the largest
-    value of each ratio. The proof says every one is <= 1 (``p / bound`` and ``bound / (e^eps p')``:
-    Pr[A = a] <= e^(eps/2) e^(eps/2) Pr[A' = a]; the density ratios <= e^(eps/2), reached where
-    |v_hat - v| = 2 and |t_hat - t| = 1); ``|changed - p| / p`` is the change of variables' error."""
-    worst = {"p / bound": 0.0, "bound / (e^eps p')": 0.0, "nu ratio / e^(eps/2)": 0.0,
+    ``points`` x ``points`` grid of [-1, 1]^2 (Delta = 1) at each base point (g, f_k, T), leaving out
+    D' = D (where every ratio is 1 trivially): the largest value of each ratio. The proof says every one
+    is <= 1: ``p / (e^eps p')`` is the theorem, Pr[A = a] <= e^eps Pr[A' = a] (attained, = 1, where
+    g > T puts That's density on its exponential tail); ``p / bound`` its step Pr[A = a] <= (the two
+    density ratios at this shift) Pr[A' = a]; the density ratios <= e^(eps/2), reached where
+    |v_hat - v| = 2 and |t_hat - t| = 1; ``|changed - p| / p`` is the change of variables' error."""
+    worst = {"p / (e^eps p')": 0.0, "p / bound": 0.0, "bound / (e^eps p')": 0.0, "nu ratio / e^(eps/2)": 0.0,
              "threshold ratio / e^(eps/2)": 0.0, "bottom / (e^(eps/2) bottom')": 0.0,
              "|changed - p| / p": 0.0}
     grid = np.linspace(-1.0, 1.0, check_positive_int(points, "points"))
     for (g, f_k, t0), dg, df in itertools.product(bases, grid, grid):
+        if dg == 0 and df == 0:
+            continue
         r = above_threshold_proof(g, g - dg, f_k, f_k - df, t0, epsilon)
         half = math.exp(epsilon / 2)
-        for key, value in (("p / bound", r["p"] / r["bound"]),
+        for key, value in (("p / (e^eps p')", r["p"] / (math.exp(epsilon) * r["p_prime"])),
+                           ("p / bound", r["p"] / r["bound"]),
                            ("bound / (e^eps p')", r["bound"] / (math.exp(epsilon) * r["p_prime"])),
                            ("nu ratio / e^(eps/2)", r["nu_ratio"] / half),
                            ("threshold ratio / e^(eps/2)", r["threshold_ratio"] / half),
@@ -670,3 +677,33 @@ def halting_loss_curves(variants: Sequence[str], epsilon: float, k_max: int) -> 
     without its all-bottom entry."""
     zeros = np.zeros(check_positive_int(k_max, "k_max"))
     return {v: halting_privacy_losses(v, zeros, 0.0, epsilon)[:-1] for v in variants}
+
+
+def halting_worst_case_losses(variant: str, epsilon: float, k_max: int, *, reach: float = 15.0,
+                              sensitivity: float = 1.0, threshold_share: float = 0.5) -> np.ndarray:
+    """The largest exact privacy loss of halting at query k (c = 1; as :func:`halting_privacy_losses`),
+    k = 1..k_max, over the streams whose answers sit at the corners +-M around the threshold,
+    M = ``reach`` x (the query's + the threshold's noise scale). The loss of halting at k depends on
+    the bottoms only through how many sit at each corner; the worst puts them all at one corner (a
+    test compares every one of the 2^k corner streams for small k, and a full grid of streams for
+    k <= 3), so four streams serve every k: bottoms at +M or -M, the top at +M or -M (shifted apart
+    through the separate bottom and top answers of the prefix sums). For AboveThreshold the loss
+    tends to min(k eps/4, eps) as M grows: the naive k eps/4 of
+    :func:`naive_above_threshold_epsilon` is tight up to k = 4, the theorem's eps from there on
+    (Lyu, Su & Li 2017, Theorem 1)."""
+    k_max = check_positive_int(k_max, "k_max")
+    d = check_sensitivity(sensitivity)
+    noise = _noise(variant, epsilon, 1, threshold_share, d)
+    if variant in ("noisy_value", "no_query_noise"):
+        raise ValueError("halting_worst_case_losses covers the variants that output tops and bottoms "
+                         f"through query noise, got variant={variant!r}")
+    m = check_positive(reach, "reach") * (noise.query + noise.threshold)
+    zero, worst = np.zeros(k_max), np.zeros(k_max)
+    for below in (m, -m):
+        for top in (m, -m):
+            shift_below, shift_top = zero + below, zero + top
+            base, harder, easier = (_halting_log_probabilities(zero, shift_below + s, shift_top - s, 0.0,
+                                                               noise.threshold, noise.query)
+                                    for s in (0.0, d, -d))
+            worst = np.maximum(worst, np.maximum(np.abs(base - harder), np.abs(base - easier))[:-1])
+    return worst

@@ -55,7 +55,10 @@ def test_output_probability_against_quad(variant, c, output):
     assert got == pytest.approx(expected, rel=1e-9)
 
 
+@pytest.mark.catches("sparse_vector.fresh_threshold")
 def test_above_threshold_sampling_matches_the_exact_probabilities():
+    """catches: a sampler that draws a fresh noisy threshold for every query (the exact probabilities
+    couple every comparison through one threshold)"""
     f, threshold, eps, runs = np.array([-1.0, 0.5, 0.0, 2.0]), 1.0, 1.0, 200_000
     first = above_threshold(f, threshold, eps, size=runs, rng=3)
     assert first.shape == (runs,) and isinstance(above_threshold(f, threshold, eps, rng=1), int)
@@ -199,7 +202,9 @@ def test_integrating_over_the_fixed_noise_gives_the_output_probability():
                                np.array([-200.0, -200.0, 150.0, 0.0, -200.0, 0.5])],
                          ids=["distinct answers", "constant stream", "far answers"])
 # the two code paths of the prefix sums, and outputs so unlikely that the integration range widens
+@pytest.mark.catches("sparse_vector.prefix_off_by_one")
 def test_every_output_at_once_matches_one_at_a_time(variant, f):
+    """catches: the prefix sums of a constant stream off by one (one bottom too few before the top)"""
     together = halting_privacy_losses(variant, f, 0.3, 0.8)
     for k in range(1, 7):
         output = np.r_[np.zeros(k - 1, dtype=bool), True]
@@ -300,3 +305,33 @@ def test_pair_privacy_loss_against_quad():
         exact_privacy_loss("above_threshold", d, 0.0, eps, output=np.zeros(3, dtype=bool)) + 1e-12
     with pytest.raises(ValueError, match="halting variant"):
         pair_privacy_loss("no_halting", d, d_prime, 0.0, eps)
+
+
+def test_the_worst_case_over_streams_is_at_a_corner_and_meets_the_naive_and_the_theorem_bounds():
+    """catches: a worst case that keeps the bottoms and the top at one answer (the stream of zeros: far
+    below k eps/4), that forgets a corner, or whose shifts move the answers the wrong way.
+
+    Independent: halting_privacy_losses on every one of the 2^k corner streams (k <= 6) and on a full
+    grid of answers in [-M, M] (k <= 3); then the bounds min(k eps/4, eps) (naive composition and the
+    theorem) from above, met at k = 1, 2, 3 and from k = 5 on."""
+    from dplab.sparse_vector import halting_worst_case_losses
+
+    eps, reach = 1.0, 15.0
+    m = reach * (4 / eps + 2 / eps)  # AboveThreshold: Lap(4/eps) on the queries, Lap(2/eps) on T
+    worst = halting_worst_case_losses("above_threshold", eps, 6, reach=reach)
+    for k in range(1, 7):
+        corners = max(halting_privacy_losses("above_threshold", np.array(c), 0.0, eps)[k - 1]
+                      for c in itertools.product((-m, m), repeat=k))
+        assert worst[k - 1] == pytest.approx(corners, rel=1e-9), k
+    grid = np.linspace(-m, m, 13)
+    for k in (1, 2, 3):
+        on_grid = max(halting_privacy_losses("above_threshold", np.array(c), 0.0, eps)[k - 1]
+                      for c in itertools.product(grid, repeat=k))
+        assert on_grid <= worst[k - 1] + 1e-9, k
+    bound = np.minimum(np.arange(1, 7) * eps / 4, eps)
+    assert np.all(worst <= bound + 1e-9)
+    assert np.allclose(worst[[0, 1, 2, 4, 5]], bound[[0, 1, 2, 4, 5]], atol=1e-6) and worst[3] > 0.98
+    zeros = halting_privacy_losses("above_threshold", np.zeros(6), 0.0, eps)[:-1]
+    assert np.all(zeros < worst - 0.05)  # the one-stream curve the lesson drew is far from the worst
+    with pytest.raises(ValueError, match="variant='noisy_value'"):
+        halting_worst_case_losses("noisy_value", eps, 3)

@@ -40,7 +40,7 @@ from dplab.accounting.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
 from dplab.mechanisms.base import Mechanism
 from dplab.mechanisms.gaussian import Gaussian
 
-__all__ = ["BasicFilter", "ZCDPFilter", "filter_trace"]
+__all__ = ["BasicFilter", "BrownianReservation", "ZCDPFilter", "filter_trace"]
 
 
 def _exact(value: float) -> Fraction:
@@ -204,6 +204,7 @@ class ZCDPFilter:
         self._rho = _exact(check_rho(rho))
         self._delta = None if delta is None else check_delta(delta, allow_zero=False)
         self._spent = Fraction(0)
+        self._reserved = Fraction(0)  # the caps of Brownian runs under way (reserve_brownian)
         self._refused = False
 
     @classmethod
@@ -217,7 +218,7 @@ class ZCDPFilter:
         return cls(approx_dp_to_zcdp(epsilon, delta), delta=delta)
 
     def _charge(self, cost: Fraction) -> bool:
-        if self._refused or self._spent + cost > self._rho:
+        if self._refused or self._spent + self._reserved + cost > self._rho:
             self._refused = True
             return False
         self._spent += cost
@@ -259,6 +260,25 @@ class ZCDPFilter:
         delta_2 = _exact(check_sensitivity(sensitivity))
         t = _exact(check_positive(time, "time"))
         return self._charge(delta_2**2 / (2 * t))
+
+    def reserve_brownian(self, sensitivity: float, min_time: float) -> BrownianReservation | None:
+        """Before a Brownian noise reduction starts: reserve its largest charge, Delta^2 / (2 T_min),
+        for a run that will stop at a time T >= ``min_time`` (Rogers, Samorodnitsky, Wu & Ramdas 2023,
+        Lemma 5.2: a run's ex-post privacy may not exceed the remaining budget). Returns the
+        reservation, whose :meth:`BrownianReservation.settle` charges Delta^2 / (2 T) once the run
+        stopped and returns the rest to the budget; or None, refusing for good as :meth:`request`
+        does, when the cap does not fit."""
+        sensitivity = check_sensitivity(sensitivity)
+        cap = _exact(sensitivity) ** 2 / (2 * _exact(check_positive(min_time, "min_time")))
+        if not self._charge(cap):
+            return None
+        self._spent -= cap  # held aside, not spent, until the run settles
+        self._reserved += cap
+        return BrownianReservation(self, sensitivity, float(min_time), cap)
+
+    def _settle(self, cap: Fraction, charge: Fraction) -> None:
+        self._reserved -= cap
+        self._spent += charge
 
     def min_brownian_time(self, sensitivity: float) -> float:
         """The smallest time T that :meth:`request_brownian` still accepts: Delta^2 / (2 remaining).
@@ -326,9 +346,14 @@ class ZCDPFilter:
         return self._spent
 
     @property
+    def reserved(self) -> float:
+        """rho held for Brownian runs under way (:meth:`reserve_brownian`), not yet settled."""
+        return float(self._reserved)
+
+    @property
     def remaining_exact(self) -> Fraction:
-        """rho left, exactly: remaining_exact + spent_exact is the budget."""
-        return self._rho - self._spent
+        """rho left, exactly: remaining + reserved + spent is the budget."""
+        return self._rho - self._spent - self._reserved
 
     @property
     def halted(self) -> bool:
@@ -341,6 +366,38 @@ class ZCDPFilter:
             budget += f", delta={self._delta!r}, epsilon={self.epsilon()!r}"
         return (f"ZCDPFilter({budget}, spent={self.spent!r}, remaining={self.remaining!r}, "
                 f"halted={self.halted})")
+
+
+class BrownianReservation:
+    """A Brownian noise reduction's place in a :class:`ZCDPFilter`: its cap Delta^2 / (2 T_min) is held
+    from :meth:`ZCDPFilter.reserve_brownian` until :meth:`settle` charges what the run cost."""
+
+    def __init__(self, filt: ZCDPFilter, sensitivity: float, min_time: float, cap: Fraction) -> None:
+        self._filter, self.sensitivity, self.min_time, self._cap = filt, sensitivity, min_time, cap
+        self.charged: float | None = None
+
+    @property
+    def cap(self) -> float:
+        """The rho held: Delta^2 / (2 T_min), the most the run can cost."""
+        return float(self._cap)
+
+    def settle(self, time: float) -> float:
+        """The run stopped at ``time`` (>= min_time): charge rho = Delta^2 / (2 T) exactly, its ex-post
+        privacy loss bound (Whitehouse, Ramdas, Wu & Rogers 2022), return the rest of the cap to the
+        filter, and return the charge. A reservation settles once."""
+        if self.charged is not None:
+            raise ValueError(f"this reservation was settled already (charged rho={self.charged!r})")
+        if check_positive(time, "time") < self.min_time:
+            raise ValueError(f"time must be at least the reserved min_time={self.min_time!r}, "
+                             f"got time={time!r}")
+        charge = _exact(self.sensitivity) ** 2 / (2 * _exact(time))
+        self._filter._settle(self._cap, charge)
+        self.charged = float(charge)
+        return self.charged
+
+    def __repr__(self) -> str:
+        return (f"BrownianReservation(sensitivity={self.sensitivity!r}, min_time={self.min_time!r}, "
+                f"cap={self.cap!r}, charged={self.charged!r})")
 
 
 def filter_trace(filt: BasicFilter | ZCDPFilter, requests: Iterable[float | Mechanism]

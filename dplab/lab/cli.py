@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     mutants.add_argument("--only", default=None, help="comma-separated mutant ids")
     mutants.add_argument("--notebook", default=None, help="one notebook's mutants, by its number (e.g. 07)")
     mutants.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    mutants.add_argument("--no-notebooks", action="store_true",
+                         help="only the report rows and unit tests that name a mutant, not notebook cells")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "present":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -52,7 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         out = args.out or figures_dir()
         rows = write_figures(out)
         failed = [row.id for row in rows if not row.passed]
-        print(f"wrote {out}/REPORT.md: {len(rows) - len(failed)} PASS, {len(failed)} FAIL")
+        from dplab.lab.mutants import all_mutants
+
+        naming = sum(bool(row.catches) for row in rows)
+        print(f"wrote {out}/REPORT.md: {len(rows)} rows, {len(rows) - len(failed)} PASS, {len(failed)} FAIL; "
+              f"{naming} name the bugs they catch; {len(all_mutants())} mutants declared (make mutants)")
         if failed:
             print("FAIL: " + ", ".join(failed), file=sys.stderr)
             return 1
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             return run_mutants(only=args.only.split(",") if args.only else None, notebook=args.notebook,
-                               jobs=args.jobs)
+                               jobs=args.jobs, notebooks=not args.no_notebooks)
         except ValueError as error:
             parser.error(str(error))
     if args.command == "optimise":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dplab.lab.mutants import all_mutants
 from dplab.lab.progress import progress
 from dplab.lab.registry import all_report_rows, lesson_views
 from dplab.lab.report import ReportRow, report_markdown
@@ -33,7 +34,7 @@ def write_report(outdir: str | Path, rows: list[ReportRow] | None = None) -> lis
     """Evaluate every report row (unless given) and write ``<outdir>/REPORT.md``."""
     rows = all_report_rows(lambda xs: progress(xs, desc="report rows")) if rows is None else rows
     Path(outdir).mkdir(parents=True, exist_ok=True)
-    (Path(outdir) / "REPORT.md").write_text(report_markdown(rows), encoding="utf-8")
+    (Path(outdir) / "REPORT.md").write_text(report_markdown(rows, len(all_mutants())), encoding="utf-8")
     return rows
 
 

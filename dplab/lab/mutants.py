@@ -5,12 +5,14 @@ A mutant is one exact text edit of one file of the repository (:class:`Mutant`):
 a wrong noise scale, a sign, a dropped coupling, the wrong neighbour relation, an off-by-one. Each
 lesson lists its mutants in ``dplab/lab/lessons/lNN_*/mutants.py`` (``MUTANTS``). A check names the
 mutants it is there to catch: a report row by ``catches="<id>[, <id>]: <the bug>"``, a unit test by
-``@pytest.mark.catches("<id>", ...)``.
+``@pytest.mark.catches("<id>", ...)``, a notebook's assert cell by its first line ``# catches: <id>, ...``.
 
 For every mutant the run copies ``dplab/`` and ``tests/`` into a temporary folder, applies the
 edit there, and runs the checks that name it: the report rows of the lessons whose rows name it
 (a row that fails, or cannot be computed, kills it) and the unit tests marked with it
-(``pytest --mutant=<id>``). It fails when a mutant survives, when a mutant's old text is not
+(``pytest --mutant=<id>``), and the notebook cells whose first line is ``# catches: <id>[, <id>]``
+(the notebook executed in the copy up to its last such cell: a naming cell that raises, or any earlier
+cell that raises, kills it). It fails when a mutant survives, when a mutant's old text is not
 found exactly once, when a mutant names no check, or when a report row names an unknown mutant
 or kills none of those it names. Nothing it finds is written to a file.
 """
@@ -34,7 +36,8 @@ from pathlib import Path
 from dplab.lab.paths import repo_root
 from dplab.lab.report import Mutant, evaluate_rows
 
-__all__ = ["Mutant", "MutantResult", "all_mutants", "applicable", "catches_ids", "run_mutants"]
+__all__ = ["Mutant", "MutantResult", "all_mutants", "applicable", "catches_ids", "cell_catches",
+           "cell_killers", "run_mutants"]
 
 #: ``catches="id1, id2: the bug"`` in a lesson's report.py (read without running it)
 _ROW_CATCHES = re.compile(r"catches\s*=\s*f?\"([^\"]*)\"")
@@ -102,14 +105,33 @@ def test_killers(root: Path) -> dict[str, set[str]]:
     return out
 
 
+def cell_catches(source: str) -> list[str]:
+    """The mutant ids a notebook cell names on its first line, ``# catches: <id>[, <id>]`` ([] if none)."""
+    first = source.lstrip().split("\n", 1)[0].strip()
+    if not first.startswith("# catches:"):
+        return []
+    return [part.strip() for part in first[len("# catches:"):].split(",") if part.strip()]
+
+
+def cell_killers(root: Path) -> dict[str, set[str]]:
+    """mutant id -> the notebooks (file names) with a code cell whose first line names it."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                for mid in cell_catches("".join(cell["source"])):
+                    out.setdefault(mid, set()).add(path.name)
+    return out
+
+
 def _copy_tree(root: Path, target: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
     for part in ("dplab", "tests"):
         shutil.copytree(root / part, target / part, ignore=ignore)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(root / name, target / name)
-    (target / "notebooks").mkdir()
-    shutil.copy2(root / "notebooks" / "TEACHING.md", target / "notebooks" / "TEACHING.md")
+    shutil.copytree(root / "notebooks", target / "notebooks",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
 
 
 def _rows_verdicts(lessons: Sequence[str], mutant_id: str) -> dict[str, bool]:
@@ -130,24 +152,73 @@ def _rows_verdicts(lessons: Sequence[str], mutant_id: str) -> dict[str, bool]:
 REPORT_FAMILY = 400
 
 
+def _cells_verdicts(notebooks: Sequence[str], mutant_id: str) -> dict[str, bool]:
+    """In a child process (cwd: the copy): each notebook run in a kernel up to its last cell naming
+    ``mutant_id``; "cell <nb>:<index>" -> passed for the naming cells (an earlier cell that raises
+    fails them all: the notebook cannot reach its checks)."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    verdicts: dict[str, bool] = {}
+    for name in notebooks:
+        nb = nbformat.read(Path("notebooks") / name, as_version=4)
+        naming = [i for i, c in enumerate(nb.cells)
+                  if c.cell_type == "code" and mutant_id in cell_catches(c.source)]
+        nb.cells = nb.cells[:naming[-1] + 1]
+        client = NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": "notebooks"}})
+        with client.setup_kernel():
+            for i, cell in enumerate(nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                try:
+                    client.execute_cell(cell, i)
+                except CellExecutionError:
+                    for j in (k for k in naming if k >= i):
+                        verdicts[f"cell {name}:{j}"] = False
+                    break
+                if i in naming:
+                    verdicts[f"cell {name}:{i}"] = True
+    return verdicts
+
+
 def _child(argv: list[str]) -> int:
-    """``python -m dplab.lab.mutants rows <id> <lesson>...``: print the verdicts as JSON."""
+    """``python -m dplab.lab.mutants rows|cells <id> <lesson or notebook>...``: print the verdicts
+    as JSON."""
     import matplotlib
 
     matplotlib.use("Agg")
-    mutant_id, lessons = argv[1], argv[2:]
+    kind, mutant_id, names = argv[0], argv[1], argv[2:]
     try:
-        verdicts = _rows_verdicts(lessons, mutant_id)
+        verdicts = (_rows_verdicts if kind == "rows" else _cells_verdicts)(names, mutant_id)
     except Exception as error:  # a mutant that breaks a row's computation is caught by it
         verdicts = {"error": f"{type(error).__name__}: {error}"}
     print("VERDICTS " + json.dumps(verdicts))
     return 0
 
 
-def _run_one(mutant: Mutant, root: Path, rows: dict[str, set[str]], tests: dict[str, set[str]]
-             ) -> MutantResult:
+def _verdicts(kind: str, mutant: Mutant, names: set[str], target: Path, env: dict, result: MutantResult
+              ) -> None:
+    """Run a child for ``kind`` ("rows" of lessons, "cells" of notebooks) and file its verdicts."""
+    out = subprocess.run([sys.executable, "-m", "dplab.lab.mutants", kind, mutant.id, *sorted(names)],
+                         cwd=target, env=env, capture_output=True, text=True)
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("VERDICTS ")), None)
+    if line is None:
+        result.killers.append(f"{kind} of {', '.join(sorted(names))}: crashed "
+                              f"({out.stderr.strip().splitlines()[-1:] or ['no output']})")
+        return
+    for check, passed in json.loads(line[9:]).items():
+        label = {"rows": "row", "cells": ""}[kind]
+        (result.survivors if passed is True else result.killers).append(
+            f"{label} {check}".strip() if check != "error" else f"{kind}: {passed}")
+
+
+def _run_one(mutant: Mutant, root: Path, rows: dict[str, set[str]], tests: dict[str, set[str]],
+             cells: dict[str, set[str]] | None = None) -> MutantResult:
     start = time.perf_counter()
     result = MutantResult(mutant)
+    cells = cells or {}
     problem = applicable(mutant, root)
     if problem is None and mutant.id not in rows and mutant.id not in tests:
         problem = "no report row or unit test names it"
@@ -162,17 +233,9 @@ def _run_one(mutant: Mutant, root: Path, rows: dict[str, set[str]], tests: dict[
         env = {**os.environ, "PYTHONPATH": str(target), "DPLAB_PROGRESS": "0", "DPLAB_PROJECTOR": "0",
                "MPLBACKEND": "Agg"}
         if mutant.id in rows:
-            out = subprocess.run([sys.executable, "-m", "dplab.lab.mutants", "rows", mutant.id,
-                                  *sorted(rows[mutant.id])], cwd=target, env=env, capture_output=True,
-                                 text=True)
-            line = next((ln for ln in out.stdout.splitlines() if ln.startswith("VERDICTS ")), None)
-            if line is None:
-                result.killers.append(f"rows of {', '.join(sorted(rows[mutant.id]))}: crashed "
-                                      f"({out.stderr.strip().splitlines()[-1:] or ['no output']})")
-            else:
-                for rid, passed in json.loads(line[9:]).items():
-                    (result.survivors if passed is True else result.killers).append(
-                        f"row {rid}" if rid != "error" else f"rows: {passed}")
+            _verdicts("rows", mutant, rows[mutant.id], target, env, result)
+        if mutant.id in cells:
+            _verdicts("cells", mutant, cells[mutant.id], target, env, result)
         if mutant.id in tests:
             out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
                                   f"--mutant={mutant.id}", *sorted(tests[mutant.id])], cwd=target, env=env,
@@ -187,10 +250,11 @@ def _run_one(mutant: Mutant, root: Path, rows: dict[str, set[str]], tests: dict[
 
 
 def run_mutants(only: Iterable[str] | None = None, notebook: str | None = None, jobs: int = 2,
-                root: Path | None = None, echo=print) -> int:
+                root: Path | None = None, echo=print, notebooks: bool = True) -> int:
     """Run the mutants (all, the ids in ``only``, or those of one notebook's lesson, by number) on
-    ``jobs`` workers; print one line per mutant and a summary. Returns the exit status: 1 when a
-    mutant survives or cannot run, or when a row names a mutant no lesson declares."""
+    ``jobs`` workers, with the notebook cells that name them unless ``notebooks`` is False; print one
+    line per mutant and a summary. Returns the exit status: 1 when a mutant survives or cannot run,
+    or when a row or a cell names a mutant no lesson declares."""
     root = root or repo_root()
     mutants = all_mutants()
     known = {m.id for m in mutants}
@@ -208,13 +272,14 @@ def run_mutants(only: Iterable[str] | None = None, notebook: str | None = None, 
         own = {m.id for m in lesson_mutants().get(lesson[1:3], ())}
         mutants = tuple(m for m in mutants if m.id in own)
     rows, tests = row_killers(root), test_killers(root)
+    cells = cell_killers(root) if notebooks else {}
     status = 0
-    if stray := sorted((set(rows) | set(tests)) - known):
+    if stray := sorted((set(rows) | set(tests) | set(cell_killers(root))) - known):
         echo(f"UNKNOWN: checks name mutants no lesson declares: {', '.join(stray)}")
         status = 1
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(lambda m: _run_one(m, root, rows, tests), mutants))
+        results = list(pool.map(lambda m: _run_one(m, root, rows, tests, cells), mutants))
     for r in results:
         if r.problem:
             echo(f"BROKEN   {r.mutant.id}: {r.problem}")

@@ -261,7 +261,8 @@ class FastPNG:
 
 
 class TheoryVsEmpirical:
-    """A theory curve with empirical points and their confidence bars on one axes."""
+    """A theory curve with empirical points and their confidence bars on one axes; the legend names
+    the bars' ``confidence`` (give the level the notebook's assert uses, and intervals at it)."""
 
     def __init__(
         self,
@@ -272,6 +273,7 @@ class TheoryVsEmpirical:
         theory_style: str = "-",
         marker: str = "o",
         show_theory: bool = True,
+        confidence: float = 0.95,
     ):
         self.ax = ax
         (self.theory,) = ax.plot(
@@ -279,7 +281,8 @@ class TheoryVsEmpirical:
             else None, visible=show_theory
         )
         (self.points,) = ax.plot(
-            [], [], marker, color=color, ms=4.5, ls="none", label=f"{label}: simulated (95% CI)"
+            [], [], marker, color=color, ms=4.5, ls="none",
+            label=f"{label}: simulated ({100 * confidence:.4g}% CI)"
         )
         self.bars = LineCollection([], colors=color, linewidths=1.4)
         ax.add_collection(self.bars)

@@ -1,7 +1,8 @@
 """The formula report: one row per formula the lab checks against a simulation.
 
 Columns (LAB_SPEC.md, "The formula report"):
-``id | formula | seed | parameters | theory | empirical [CI] (level) | relation | verdict``.
+``id | formula | seed | parameters | theory | empirical [CI] (level) | relation | catches | verdict``;
+``catches`` names the mutants (plausible bugs, ``make mutants``) the row is there to catch.
 Relations: ``=`` (the interval must contain the theory value), ``<=`` / ``>=`` (a
 bound, one-sided: the interval must not refute it), ``exact`` (a computed value,
 equal to the theory up to a relative tolerance). Intervals are Bonferroni-corrected
@@ -114,21 +115,26 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def report_markdown(rows: Sequence[ReportRow]) -> str:
-    """The rows as the Markdown table of figures/REPORT.md."""
+def report_markdown(rows: Sequence[ReportRow], mutants: int | None = None) -> str:
+    """The rows as the Markdown table of figures/REPORT.md; ``mutants``: how many are declared."""
     m = max(1, sum(row.statistical for row in rows))
+    naming = sum(bool(row.catches) for row in rows)
     lines = [
         "# dplab formula report",
         "",
         "Written by `make figures` (`python -m dplab figures`); checked by `make test`.",
+        f"{len(rows)} rows, {naming} of them naming the bugs they catch (column `catches`: mutant ids, then "
+        "the bug)" + ("" if mutants is None else f"; {mutants} mutants declared: `make mutants` applies "
+                      "each to a copy of the lab and runs the rows and tests that name it") + ".",
         f"Intervals are Bonferroni-corrected over the {m} statistical rows "
         f"(each at {100 * (1 - 0.05 / m):.4g}% confidence, as its row says; family-wise 95%): "
         "a correct lab passes them all with probability >= 95% at fixed seeds.",
         "For `<=` rows the empirical value is the observed rate or quantity and the bound "
         "holds unless the whole interval lies above it.",
         "",
-        "| id | formula | seed | parameters | theory | empirical [CI] (level) | relation | verdict |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| id | formula | seed | parameters | theory | empirical [CI] (level) | relation | catches "
+        "| verdict |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
         if not row.statistical:
@@ -140,6 +146,6 @@ def report_markdown(rows: Sequence[ReportRow]) -> str:
         lines.append(
             f"| {row.id} | {_cell(row.formula)} | {row.seed} | {_cell(row.parameters)} "
             f"| {_fmt(row.theory)} "
-            f"| {empirical} | {row.relation} | {row.verdict} |"
+            f"| {empirical} | {row.relation} | {_cell(row.catches or '—')} | {row.verdict} |"
         )
     return "\n".join(lines) + "\n"

@@ -290,3 +290,44 @@ def test_filter_trace_records_each_answer_and_the_total_after_it():
     sigma = 1 / math.sqrt(2 * 0.25)
     trace = accounting.filter_trace(accounting.ZCDPFilter(0.6), [dplab.mechanisms.Gaussian(1.0, sigma)] * 3)
     assert [ok for ok, _ in trace] == [True, True, False] and trace[-1][1] == pytest.approx(0.5)
+
+
+@settings(deadline=None, max_examples=200)
+@given(budget=st.floats(0.05, 3.0), data=st.data())
+def test_brownian_reservations_hold_their_cap_and_settle_what_the_run_cost(budget, data):
+    """catches: a reservation that is not held while the run is under way (other requests could then
+    spend what the run may still cost: the filter would end past its budget), a settlement that charges
+    the cap instead of Delta^2/(2T) or forgets to return the rest, and a stop before the reserved time.
+
+    Independent: the accepted charges and open caps added up in exact rationals beside the filter."""
+    f = accounting.ZCDPFilter(budget)
+    spent, open_runs, refused = Fraction(0), [], False
+    for _ in range(data.draw(st.integers(1, 20))):
+        if open_runs and data.draw(st.booleans()):
+            run = open_runs.pop(data.draw(st.integers(0, len(open_runs) - 1)))
+            time = run.min_time * data.draw(st.sampled_from([1.0, 1.5, 4.0]))
+            assert run.settle(time) == pytest.approx(run.sensitivity**2 / (2 * time))
+            spent += exact(run.sensitivity) ** 2 / (2 * exact(time))
+            with pytest.raises(ValueError, match="settled already"):
+                run.settle(time)
+        else:
+            sens = data.draw(st.sampled_from([0.5, 1.0, 2.0]))
+            t_min = data.draw(st.integers(1, 400).map(lambda k: k / 100))
+            held = sum((exact(r.sensitivity) ** 2 / (2 * exact(r.min_time)) for r in open_runs), Fraction(0))
+            fits = not refused and spent + held + exact(sens) ** 2 / (2 * exact(t_min)) <= exact(budget)
+            run = f.reserve_brownian(sens, t_min)
+            assert (run is not None) == fits
+            refused = refused or not fits
+            open_runs += [run] if run is not None else []
+        held = sum((exact(r.sensitivity) ** 2 / (2 * exact(r.min_time)) for r in open_runs), Fraction(0))
+        assert f.spent_exact == spent and f.remaining_exact == exact(budget) - spent - held >= 0
+
+
+def test_a_reservation_refuses_a_stop_before_its_time():
+    f = accounting.ZCDPFilter(1.0)
+    r = f.reserve_brownian(1.0, 2.0)  # cap 1/4
+    assert r.cap == 0.25 and f.remaining == 0.75
+    with pytest.raises(ValueError, match="min_time=2.0, got time=1.0"):
+        r.settle(1.0)
+    assert r.settle(4.0) == 0.125 and f.spent == 0.125 and f.reserved == 0 and f.remaining == 0.875
+    assert f.reserve_brownian(1.0, 0.5) is None and f.halted  # cap 1 > 0.875: refused for good

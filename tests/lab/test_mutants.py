@@ -3,6 +3,8 @@ mutant fail the run, and a check that names an undeclared mutant is reported."""
 
 from __future__ import annotations
 
+import json
+import re
 import textwrap
 
 import pytest
@@ -40,7 +42,19 @@ def pilot_root(tmp_path):
         def test_double():
             assert double(3) == 6
         '''))
+    source = ["# catches: pilot.triple\n", "import sys\n", "sys.path.insert(0, '../tests')\n",
+              "from pilot_target import double\n", "assert double(3) == 6\n"]
+    notebook = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# pilot"]},
+                          {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                           "source": source}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "notebooks" / "99_pilot.ipynb").write_text(json.dumps(notebook))
     return tmp_path
+
+
+def test_cell_catches_reads_the_first_line_only():
+    assert mutants.cell_catches("# catches: a.b, c.d\nassert x") == ["a.b", "c.d"]
+    assert mutants.cell_catches("x = 1\n# catches: a.b") == [] and mutants.cell_catches("") == []
 
 
 @pytest.mark.slow
@@ -56,7 +70,7 @@ def test_the_run_kills_a_caught_mutant_and_fails_on_a_survivor(pilot_root, monke
     monkeypatch.setattr(mutants, "all_mutants", lambda: declared)
     lines: list[str] = []
     assert mutants.run_mutants(only=["pilot.triple"], root=pilot_root, echo=lines.append) == 0
-    assert lines[0].startswith("killed   pilot.triple")
+    assert lines[0].startswith("killed   pilot.triple") and "cell 99_pilot.ipynb:1" in lines[0], lines
     lines.clear()
     assert mutants.run_mutants(only=["pilot.harmless"], root=pilot_root, echo=lines.append) == 1
     assert lines[0].startswith("SURVIVED pilot.harmless")
@@ -74,3 +88,52 @@ def test_every_declared_mutant_applies_and_a_check_names_it():
     for m in mutants.all_mutants():
         assert applicable(m, root) is None, f"{m.id}: {applicable(m, root)}"
         assert m.id in named, f"{m.id}: no report row or unit test names it"
+
+
+@pytest.mark.slow
+def test_a_subset_of_the_real_run_kills_its_mutants():
+    """catches: a lab whose declared checks stopped catching their mutants between two make mutants runs
+    (a subset in make test: lesson 1's Laplace scale and classical sigma, rows and unit tests)"""
+    lines: list[str] = []
+    status = mutants.run_mutants(only=["laplace.scale_times_2", "gaussian.classical_no_2"], echo=lines.append,
+                                 notebooks=False)
+    assert status == 0 and sum(line.startswith("killed") for line in lines) == 2, lines
+
+
+#: lessons whose rows and notebook asserts do not all name their mutants yet (issue 26 in progress); the
+#: tests below fail when a lesson here is complete, so the set only shrinks
+PENDING = {"01", "02", "03", "06", "07", "08", "09"}
+
+
+@pytest.mark.slow
+def test_every_report_row_names_a_declared_mutant(report_rows):
+    """catches: a row added without the bug it is there to catch (it could be one that cannot fail),
+    and a row naming a mutant no lesson declares (the mutation run would never plant it)"""
+    known = {m.id for m in mutants.all_mutants()}
+    unnamed = {row.id[:2] for row in report_rows if not catches_ids(row.catches or "")}
+    assert not PENDING - unnamed, f"every row of {sorted(PENDING - unnamed)} names a mutant: out of PENDING"
+    for row in report_rows:
+        ids = catches_ids(row.catches or "")
+        assert set(ids) <= known, f"{row.id}: unknown mutants {sorted(set(ids) - known)}"
+        if row.id[:2] not in PENDING:
+            assert ids, f"{row.id}: no catches="
+            assert (row.catches or "").split(":", 1)[1].strip(), f"{row.id}: catches= names no bug"
+
+
+def _assert_cells(path):
+    for i, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and re.search(r"^\s*assert\b", source, re.M):
+            yield i, source
+
+
+def test_every_assert_cell_of_a_notebook_names_declared_mutants():
+    """catches: a notebook check added without the bug it catches, or naming an undeclared mutant"""
+    known = {m.id for m in mutants.all_mutants()}
+    for path in sorted((repo_root() / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        named = [mutants.cell_catches(source) for _, source in _assert_cells(path)]
+        for (i, _), ids in zip(_assert_cells(path), named, strict=True):
+            assert set(ids) <= known, f"{path.name} cell {i}: unknown mutants {sorted(set(ids) - known)}"
+            assert ids or path.name[:2] in PENDING, f"{path.name} cell {i}: no first line '# catches: <id>'"
+        if path.name[:2] in PENDING:
+            assert not all(named), f"{path.name}: every assert cell names a mutant: take it out of PENDING"

@@ -62,7 +62,20 @@ def test_every_formula_row_passes(report_rows):
 @pytest.mark.slow
 def test_committed_report_is_current(report_rows):
     committed = (figures_dir() / "REPORT.md").read_text(encoding="utf-8")
-    assert committed == report_markdown(report_rows), "figures/REPORT.md is stale: run make figures"
+    from dplab.lab.mutants import all_mutants
+
+    expected = report_markdown(report_rows, len(all_mutants()))
+    assert committed == expected, "figures/REPORT.md is stale: run make figures"
     for line in committed.splitlines():
         if line.startswith("| 0"):
             assert line.rstrip().endswith("| PASS |"), line
+
+
+def test_the_catches_column_and_the_summary_line():
+    """catches: a report that drops the catches column or miscounts the rows that name a mutant"""
+    rows = evaluate_rows([ReportRow("a", "f", "s", "p", 1.0, "exact", value=1.0,
+                                    catches="m.one: E|X| for E X"),
+                          ReportRow("b", "f", "s", "p", 1.0, "exact", value=1.0)])
+    text = report_markdown(rows, mutants=7)
+    assert "2 rows, 1 of them naming the bugs they catch" in text and "7 mutants declared" in text
+    assert "| m.one: E\\|X\\| for E X | PASS |" in text and "| — | PASS |" in text

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import special, stats
 
 from dplab import mechanisms as mech
 from dplab import net_mechanism as nm
@@ -56,9 +57,7 @@ def selections(epsilon: float, monotone: bool = False) -> dict[str, ReportNoisyM
 
 # --- the net mechanism on the YRBSS universe ----------------------------------------------
 
-N_DEFAULT = 1000
-EPSILON = 1.0
-BETA = 0.05
+N_DEFAULT, EPSILON, BETA = 1000, 1.0, 0.05
 M_STATIC = 20  # the issue's net: 888,030 databases of size 20 over |X| = 8
 M_LIVE = 13  # the live panel's default net (77,520): the Chernoff m for alpha = 0.5
 M_RUNS, N_RUNS, EPS_RUNS = 6, 1000, 0.05  # runs of dplab.net_mechanism itself (a net of 1,716)
@@ -85,7 +84,11 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     threshold = mech.exponential_utility_threshold(scores.max(), scores.size, 1.0, eps_em, t)
     em_fails = int(np.sum(scores[em.sample(scores, seed, size=draws)] <= threshold))
     em_fail = mech.exponential_utility_failure_probability(scores, 1.0, eps_em, t)
-    p_em, p_pf, top = em.probabilities(scores), pf.probabilities(scores), int(np.argmax(scores))
+    # the worst scores for the tail bound: OPT = 0 once, |R| - 1 = 36 candidates at the threshold
+    worst = np.r_[0.0, np.full(36, mech.exponential_utility_threshold(0.0, 37, 1.0, eps_em, t))]
+    tight, x = mech.exponential_utility_failure_probability(worst, 1.0, eps_em, t), math.exp(-t) / 37
+    p_em, top = em.probabilities(scores), int(np.argmax(scores))
+    p_pf = mech.permute_and_flip_probabilities(scores, 1.0, eps_em)
     gumbel = ReportNoisyMax(1.0, eps_em, "gumbel").sample(scores, seed + 1, size=draws)
     flipped = pf.sample(scores, seed + 2, size=draws)
 
@@ -93,17 +96,22 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     h, q, n, size = state.histogram, state.queries, int(state.histogram.sum()), state.net.shape[0]
     net_errs = state.errors[state.sample(EPSILON, size=20_000, rng=seed + 3)]
     exact_fail = state.error_tail(EPSILON, nm.net_error_bound(state.opt, size, 1 / n, EPSILON, BETA))
-    uniform = np.full(8, n // 8)  # the worst database for the covering radius: m/|X| = 2.5 per cell
-    uniform_opt = float(-nm.net_scores(uniform, q, state.net).max())
-    radius = nm.net_covering_radius(8, M_STATIC)
+    tv = 0.5 * np.abs(state.net / M_STATIC - h / n).sum(axis=1)  # by hand: each database's max error
+    beyond = tv > tv.min() + 2 / (n * EPSILON) * math.log(size / BETA)  # the bound, by hand
+    by_hand = float(special.softmax(-tv * n * EPSILON / 2)[beyond].sum())  # the exponential mechanism
+    # the covering radius by brute force: the farthest database of size n' from the net of size m, in TV
+    farthest = {(k, m, nn): max(0.5 * np.abs(nm.net_histograms(k, m) / m - d).sum(axis=1).min()
+                                for d in nm.net_histograms(k, nn) / nn)
+                for k, m, nn in ((6, 2, 12), (5, 3, 15))}
     small = net_state(N_DEFAULT, 3, M_RUNS)
     levels, small_cdf = small.error_distribution(EPS_RUNS)
     median = int(np.searchsorted(small_cdf, 0.5))  # the event "error <= its median value"
     runs = [nm.net_mechanism(small.histogram, small.queries, EPS_RUNS, m=M_RUNS, rng=seed + 7 + i).max_error
             for i in range(N_RUNS)]
     runs_below = int(np.sum(np.array(runs) <= levels[median] + 1e-9))
-    m12, a12, trials12 = 100, 0.2, 20_000
-    sub_fails = int(np.sum(nm.subsample_max_errors(h, q, m12, trials=trials12, rng=seed + 4) > a12))
+    a12, trials12 = 0.25 + 0.5 / (n * M_STATIC), 20_000  # errors are multiples of 1/(n m): no ties
+    sub_fails = int(np.sum(nm.subsample_max_errors(h, q, M_STATIC, trials=trials12, rng=seed + 4) > a12))
+    sub_exact = float(np.exp(stats.multinomial.logpmf(state.net, M_STATIC, h / n))[tv > a12].sum())
     lap = nm.laplace_answers_max_errors(h, q, EPSILON, draws=20_000, rng=seed + 5)
     hist = nm.noisy_histogram_max_errors(h, q, EPSILON, draws=20_000, rng=seed + 6)
 
@@ -113,50 +121,59 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     return [
         ReportRow("05.em_utility", "exponential mechanism: Pr[s ≤ OPT − (2Δ/ε)(ln|R| + t)], simulated = "
                   "exact", "001", f"most common height (|R| = {scores.size}), ε={eps_em:g}, t=1, 2·10⁵ draws",
-                  em_fail, "=", interval=freq(em_fails, draws)),
-        ReportRow("05.em_utility_exact", "the same failure probability, exact, ≤ e^−t (Dwork-Roth Cor. 3.12)",
-                  "001", f"ε={eps_em:g}, t=1", math.exp(-t), "<=", value=em_fail),
+                  em_fail, "=", interval=freq(em_fails, draws),
+                  catches="exponential.inverse_cdf_off_by_one: the sampler returns the next candidate"),
+        ReportRow("05.em_utility_tight", "its bound e^−t, nearly attained: on OPT once and |R| − 1 scores at "
+                  "the threshold, exact = (|R|−1)x/(1 + (|R|−1)x), x = e^−t/|R|", "001",
+                  f"|R|=37, ε={eps_em:g}, t=1", 36 * x / (1 + 36 * x), "exact", value=tight, rel_tol=1e-9,
+                  catches="exponential.threshold_no_ln_r, exponential.weights_no_2: threshold or weights"),
         ReportRow("05.gumbel_is_em", "report noisy max with Gumbel(2Δ/ε) noise picks the mode w.p. "
                   "softmax(εs/2Δ)", "001", f"ε={eps_em:g}, 2·10⁵ draws", float(p_em[top]), "=",
-                  interval=freq(int(np.sum(gumbel == top)), draws)),
+                  interval=freq(int(np.sum(gumbel == top)), draws),
+                  catches="exponential.weights_no_2, exponential.rnm_scales_swapped: a calibration off by 2"),
         ReportRow("05.pf_is_rnm_exponential", "permute-and-flip (run literally) = report noisy max with "
                   "Exponential(2Δ/ε) noise (exact), Pr[mode]", "001", f"ε={eps_em:g}, 2·10⁵ draws",
-                  float(p_pf[top]), "=", interval=freq(int(np.sum(flipped == top)), draws)),
+                  float(p_pf[top]), "=", interval=freq(int(np.sum(flipped == top)), draws),
+                  catches="exponential.pf_probabilities_scale_2: its exact law at 4Δ/ε"),
         ReportRow("05.pf_beats_em", "E[score] of permute-and-flip ≥ that of the exponential mechanism",
-                  "001", f"ε={eps_em:g}, exact", float(p_em @ scores), ">=", value=float(p_pf @ scores)),
+                  "001", f"ε={eps_em:g}, exact", float(p_em @ scores), ">=", value=float(p_pf @ scores),
+                  catches="exponential.pf_probabilities_scale_2: its exact law at 4Δ/ε"),
         ReportRow("05.rnm_laplace_not_monotone", "RNM, Laplace(Δ/ε), non-monotone neighbours: loss "
                   "2ε − ln(1+ε) > ε", "001", "s = (0, 0), s' = (1, −1), ε=1", 2 - math.log(2), "exact",
-                  value=ReportNoisyMax(1.0, 1.0, monotone=True).max_privacy_loss(*RNM_PAIR), rel_tol=1e-7),
-        ReportRow("05.seed_bound_vacuous", "Prop. 6 with Lemma 12's α = √(ln|C|/m): 2α ≥ 1 says nothing "
-                  "about answers in [0, 1]", "004", f"|C|=256, m={M_STATIC}", 1.0, ">=",
-                  value=2 * nm.net_alpha(256, M_STATIC)),
-        ReportRow("05.covering_radius", "covering radius |X|/(4m) of the size-m net is reached: the uniform "
-                  "D's OPT (brute force)", "004", f"|X|=8, m={M_STATIC}, D uniform (n={n}), all 256 "
-                  "predicates", radius, "exact", value=uniform_opt, rel_tol=1e-6),
-        ReportRow("05.prop6_covering", "Prop. 6 holds with α = |X|/(4m): α ≥ (2Δ/ε) ln(|N|/β), so "
-                  "(2α, β)-useful", "004", f"n={n}, m={M_STATIC}, ε={EPSILON:g}, β={BETA:g}",
-                  nm.net_mechanism_alpha(size, 1 / n, EPSILON, BETA), ">=", value=radius),
-        ReportRow("05.net_bound_exact", "net mechanism: Pr[err > OPT + (2Δ/ε)(ln|N| + ln 1/β)] ≤ β, exact "
-                  "over the net", "004", f"YRBSS |X|=8, all 256 predicates, n={n}, m={M_STATIC} "
-                  f"(|N|={size:,}), ε={EPSILON:g}, β={BETA:g}", BETA, "<=", value=exact_fail),
+                  value=ReportNoisyMax(1.0, 1.0, monotone=True).max_privacy_loss(*RNM_PAIR), rel_tol=1e-7,
+                  catches="exponential.laplace_rnm_half_dropped, exponential.rnm_scales_swapped: law, scale"),
+        ReportRow("05.covering_radius", "covering radius K(|X| − K)/(|X| m), K = min(⌊|X|/2⌋, m) = the "
+                  "farthest any database of size n' lies from the net (brute force; max |difference|)", "004",
+                  "; ".join(f"|X|={k}, m={m}, n'={nn}" for k, m, nn in farthest), 0.0, "exact", rel_tol=1e-12,
+                  value=max(abs(v - nm.net_covering_radius(k, m)) for (k, m, _), v in farthest.items()),
+                  catches="net_mechanism.covering_no_min_m: K = ⌊|X|/2⌋ when m is smaller"),
+        ReportRow("05.net_bound_exact", "net mechanism: Pr[err > OPT + (2Δ/ε)(ln|N| + ln 1/β)] (≤ β), exact "
+                  "over the net = by hand (softmax over each database's TV distance)", "004",
+                  f"YRBSS |X|=8, all 256 predicates, n={n}, m={M_STATIC} (|N|={size:,}), ε={EPSILON:g}, "
+                  f"β={BETA:g}", by_hand, "exact", value=exact_fail, rel_tol=1e-12,
+                  catches="net_mechanism.tail_off_by_one, net_mechanism.bound_ln_beta_sign: level, sign"),
         ReportRow("05.net_release_opt", "net mechanism: Pr[error = OPT], draws over the scored net = exact",
                   "004", f"n={n}, m={M_STATIC}, ε={EPSILON:g}, 2·10⁴ draws",
                   float(state.error_distribution(EPSILON)[1][0]), "=",
-                  interval=freq(int(np.sum(net_errs <= state.opt + 1e-9)), net_errs.size)),
-        ReportRow("05.net_mechanism_runs", "dplab.net_mechanism (Gumbel max over float32 blocks): "
-                  "Pr[error ≤ its median] = exact", "004",
-                  f"n={n}, m={M_RUNS} (|N|={small.net.shape[0]:,}), ε={EPS_RUNS:g}, {N_RUNS} runs",
-                  float(small_cdf[median]), "=", interval=freq(runs_below, N_RUNS)),
-        ReportRow("05.lemma12", "Lemma 12: Pr[a subsample of size m misses some query by > α] ≤ "
-                  "2|C|e^(−2mα²)", "004", f"YRBSS n={n}, |C|=256, m={m12}, α={a12:g}, 2·10⁴ subsamples",
-                  nm.lemma12_failure_bound(256, m12, a12), "<=", interval=freq(sub_fails, trials12)),
+                  interval=freq(int(np.sum(net_errs <= state.opt + 1e-9)), net_errs.size),
+                  catches="net_mechanism.score_sign: the exact law scores by +error"),
+        ReportRow("05.net_mechanism_runs", "dplab.net_mechanism runs: Pr[error ≤ its median] = exact",
+                  "004", f"n={n}, m={M_RUNS} (|N|={small.net.shape[0]:,}), ε={EPS_RUNS:g}, {N_RUNS} runs",
+                  float(small_cdf[median]), "=", interval=freq(runs_below, N_RUNS),
+                  catches="exponential.stream_no_2: the streamed sampler at ε s/Δ"),
+        ReportRow("05.lemma12", "Lemma 12's experiment: Pr[a subsample of m rows misses some predicate by "
+                  "> α], simulated = exact (multinomial, over the net; the union bound: 42)", "004",
+                  f"YRBSS n={n}, |C|=256, m={M_STATIC}, α=0.25, 2·10⁴ subsamples", sub_exact, "=",
+                  interval=freq(sub_fails, trials12),
+                  catches="net_mechanism.subsample_m_minus_1: a subsample of m − 1 rows divided by m"),
         ReportRow("05.laplace_answers_median", "Laplace on 256 answers at Δ₁ = 128/n: median max error "
                   "= exact quantile", "004", f"n={n}, ε={EPSILON:g}, 2·10⁴ draws",
                   nm.laplace_answers_max_error_quantile(0.5, 256, 128 / n, EPSILON), "=",
-                  interval=lambda c: quantile_ci(lap, 0.5, c)),
+                  interval=lambda c: quantile_ci(lap, 0.5, c),
+                  catches="net_mechanism.l1_one_direction: the L1 sensitivity 64/n for 128/n"),
         ReportRow("05.histogram_median", "noisy histogram, Lap(2/(nε)) per cell: median max error over every "
-                  "predicate = exact (max of two Gamma sums)", "004",
-                  f"|X|=8, n={n}, ε={EPSILON:g}, 2·10⁴ draws",
+                  "predicate = exact (two Gamma sums)", "004", f"|X|=8, n={n}, ε={EPSILON:g}, 2·10⁴ draws",
                   nm.noisy_histogram_max_error_quantile(0.5, 8, n, EPSILON), "=",
-                  interval=lambda c: quantile_ci(hist, 0.5, c)),
+                  interval=lambda c: quantile_ci(hist, 0.5, c),
+                  catches="net_mechanism.histogram_sensitivity_1: sensitivity 1/n under replace-one"),
     ]

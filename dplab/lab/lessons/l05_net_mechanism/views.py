@@ -65,8 +65,8 @@ def figure_exponential():
 
 def figure_utility(seed: int = SEED, draws: int = 100_000):
     """Left: the utility theorem, Pr[s <= OPT - (2Δ/ε)(ln|R| + t)] against its bound e^{-t},
-    exact and simulated. Right: OPT - E[s] as useless candidates join the output space."""
-    scores, eps, t = height_scores(), 0.1, np.linspace(0, 5, 21)
+    exact and simulated (intervals at the notebook's level). Right: OPT - E[s] as the output space grows."""
+    scores, eps, t, level = height_scores(), 0.1, np.linspace(0, 5, 21), 1 - 0.01 / 14  # 14 intervals, 99%
     thresholds = mech.exponential_utility_threshold(scores.max(), scores.size, 1.0, eps, t)
     out = scores[mech.exponential_mechanism(scores, 1.0, eps, size=draws, rng=seed)]
     fails = np.array([np.sum(out <= th) for th in thresholds])
@@ -76,8 +76,9 @@ def figure_utility(seed: int = SEED, draws: int = 100_000):
     ax.step(fine_t, mech.exponential_utility_failure_probability(scores, 1.0, eps, fine_t), where="post",
             color=COLORS["laplace"], lw=1.5, label="exact probability")
     seen = fails > 0
-    TheoryVsEmpirical(ax, color=COLORS["laplace"], label=f"{draws:,} draws", show_theory=False).update(
-        [], [], t[seen], proportion_ci(fails[seen], draws))
+    simulated = TheoryVsEmpirical(ax, color=COLORS["laplace"], label=f"{draws:,} draws", show_theory=False)
+    simulated.update([], [], t[seen], proportion_ci(fails[seen], draws, level))
+    simulated.points.set_label(f"{draws:,} draws: simulated ({level:.2%} CI, the notebook's level)")
     ax.set(yscale="log", ylim=(1e-5, 1.5), xlabel="t", ylabel="Pr[s(output) ≤ OPT − (2Δ/ε)(ln|R| + t)]",
            title=f"utility theorem, most common height, ε = {eps:g}")
     ax.legend(fontsize=7, loc="upper right")
