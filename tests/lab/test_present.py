@@ -94,7 +94,9 @@ def test_make_present_and_voila_serve_offline_behind_a_token_and_ctrl_c_leaves_n
             assert warming[:2] == ["01", "04"], warming  # 04 did not queue behind 02 and 03
         assert _kernels_of(connection_dir), "no kernel is running"
         os.killpg(make.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends to the foreground group
-        make.wait(timeout=60)
+        # a loaded machine (2 cores, a full test run on both) needed over 60 s to shut the preheated
+        # kernels down; the check is that they go, not how fast
+        make.wait(timeout=240)
         deadline = time.monotonic() + 15
         while (_kernels_of(connection_dir) or _session_processes(make.pid)) and time.monotonic() < deadline:
             time.sleep(0.3)
