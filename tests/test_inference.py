@@ -22,7 +22,9 @@ def _slsqp(y, A_ub, b_ub, A_eq=None, b_eq=None):
                     method="SLSQP", options={"ftol": 1e-14, "maxiter": 500}).x
 
 
+@pytest.mark.catches("inference.empty_active_set_skipped")
 def test_projection_matches_a_general_solver():
+    """catches: an active-set search that never tries the empty set (interior points unsolved)."""
     rng = np.random.default_rng(0)
     y = rng.normal(0, 3, size=(40, 4))
     x = inference.project_onto_constraints(y, A_ub=ORDER_A_UB, b_ub=ORDER_B_UB)

@@ -250,8 +250,10 @@ def test_crossover_over_every_k_matches_the_issue_references():
         assert dplab.hierarchy_crossover_any_k(b) == expected
 
 
+@pytest.mark.catches("theory.max_range_nodes_top_level")
 @pytest.mark.parametrize("b, heights", [(2, (1, 2, 3, 4, 5)), (3, (1, 2, 3)), (4, (1, 2, 3))])
 def test_max_range_nodes_against_the_canonical_decomposition(b, heights):
+    """catches: the worst range's node count off by one level (two runs on the top level too)."""
     for h in heights:
         s = dplab.range_strategy("hierarchy", b**h, b)
         worst = max(len(_canonical_nodes(s, lo, hi)) for lo in range(b**h) for hi in range(lo + 1, b**h + 1))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
 
 from dplab.accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
 from dplab.attacks import privacy_loss_samples
@@ -90,6 +91,15 @@ def _crossover_brute_force(epsilon: float, delta: float) -> int:
     return k
 
 
+def _classical_delta_scipy(epsilon: float, delta: float) -> float:
+    """δ(σ) of Balle & Wang (2018, Thm 8) written out with scipy at the classical σ of Dwork & Roth (Thm A.1)
+    for Δ = 1, independent of dplab: Φ(1/(2σ) - εσ) - e^ε Φ(-1/(2σ) - εσ) (about 3.2e-6 ≤ δ = 1e-3)."""
+    sigma = math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+    norm = stats.norm(0, 1)
+    a, b = 1 / (2 * sigma), epsilon * sigma
+    return norm.cdf(a - b) - math.exp(epsilon) * norm.cdf(-a - b)
+
+
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md (intervals computed by report.evaluate_rows)."""
     n, eps = 400_000, 0.5
@@ -132,9 +142,12 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   f"Δ=1, ε={eps_g}, δ={delta_g}, σ={sig_a:.4f}, n=2000000", delta_g, "=",
                   interval=lambda c: mean_ci(hs_a, c),
                   catches="gaussian.delta_no_e_eps: σ calibrated on a wrong δ(σ)"),
-        ReportRow("01.gauss_classical_delta", "classical σ = Δ√(2 ln(1.25/δ))/ε: exact δ(σ) ≤ δ", "002",
-                  f"Δ=1, ε=0.5, δ={delta_g}, σ={sig_c:.4f}, Balle-Wang Thm 8", delta_g, "<=",
-                  value=gaussian_delta(sig_c, 1, 0.5)),
+        ReportRow("01.gauss_classical_delta", "exact δ of the classical σ: dplab's δ(σ) at dplab's σ = "
+                  "Balle-Wang Thm 8 in scipy at Dwork & Roth's σ = √(2 ln(1.25/δ))/ε (3.2e-6 ≤ δ)", "002",
+                  f"Δ=1, ε=0.5, δ={delta_g}, σ={sig_c:.4f}", _classical_delta_scipy(0.5, delta_g), "exact",
+                  value=gaussian_delta(sig_c, 1, 0.5), rel_tol=1e-12,  # absolute: 3e-7 of the value
+                  catches="gaussian.classical_no_2, gaussian.delta_no_e_eps: σ without the 2, δ(σ) "
+                  "without e^ε"),
         ReportRow("01.gauss_classical_sigma", "classical σ = cΔ/ε, c² = 2 ln(1.25/δ) (Dwork & Roth Thm A.1)",
                   "002", f"Δ=1, ε=0.5, δ={delta_g}: c = √(2 ln 1250) from the theorem's statement",
                   math.sqrt(2 * math.log(1.25 / delta_g)) / 0.5, "exact", value=sig_c,

@@ -42,13 +42,20 @@ from dplab.mechanisms.laplace import (
     laplace_scale_k,
     laplace_tail_bound,
 )
-from dplab.simulate import Estimate, standard_draw, standard_errors
+from dplab.simulate import Estimate, bonferroni_confidence, standard_draw, standard_errors
 
 EPS_LINE = np.geomspace(0.05, 5.0, 200)
 EPS_POINTS = np.geomspace(0.08, 4.0, 10)
 K_MAX = 200
 K_LINE = np.arange(1, K_MAX + 1)
 K_POINTS = np.array([1, 2, 5, 10, 20, 50, 100, 200])
+#: the level of the notebook's checks (19 intervals, family-wise 99%): every bar is drawn at it
+LEVEL = bonferroni_confidence(19, family_error=0.01)
+
+
+def _line(ax, **kwargs) -> TheoryVsEmpirical:
+    """A theory curve with simulated dots whose bars (and legend) are at the notebook's LEVEL."""
+    return TheoryVsEmpirical(ax, confidence=LEVEL, **kwargs)
 
 
 def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0), location: float = -5.0):
@@ -92,8 +99,8 @@ class LaplaceErrorView:
 
     def __init__(self):
         self.fig, (ax, ax_hist) = new_figure(2, width=5.2, height=3.6)
-        self.mse = TheoryVsEmpirical(ax, color=COLORS["laplace"], label="MSE 2/ε²")
-        self.mae = TheoryVsEmpirical(ax, color=COLORS["bound"], label="MAE 1/ε", marker="s")
+        self.mse = _line(ax, color=COLORS["laplace"], label="MSE 2/ε²")
+        self.mae = _line(ax, color=COLORS["bound"], label="MAE 1/ε", marker="s")
         self.here = ax.axvline(1.0, color="k", lw=0.8, ls=":")
         ax.set(xscale="log", yscale="log", xlim=(0.05, 5), ylim=(0.05, 2000),
                xlabel="ε", ylabel="error (count, Δ = 1)", title="Laplace error against ε")
@@ -112,8 +119,8 @@ class LaplaceErrorView:
     def update(self, values: dict, seed: int) -> str:
         eps = check_epsilon(values["epsilon"])
         errs = standard_errors("laplace", TRIALS, seed=seed)
-        self.mse.update(EPS_LINE, 2 / EPS_LINE**2, EPS_POINTS, errs.mse(1 / EPS_POINTS))
-        self.mae.update(EPS_LINE, 1 / EPS_LINE, EPS_POINTS, errs.mae(1 / EPS_POINTS))
+        self.mse.update(EPS_LINE, 2 / EPS_LINE**2, EPS_POINTS, errs.mse(1 / EPS_POINTS, LEVEL))
+        self.mae.update(EPS_LINE, 1 / EPS_LINE, EPS_POINTS, errs.mae(1 / EPS_POINTS, LEVEL))
         self.here.set_xdata([eps, eps])
         b, t = laplace_scale(1, eps), laplace_tail_bound(1, eps, BETA)
         # the signed standard Laplace draw behind the histogram (cached, read-only)
@@ -123,7 +130,7 @@ class LaplaceErrorView:
         self.density.set_data(x, stats.laplace.pdf(x, scale=b))
         for line, sign in zip(self.tails, (1, -1), strict=True):
             line.set_xdata([sign * t, sign * t])
-        mse, mae, tail = errs.mse(b), errs.mae(b), errs.exceed(b, t)
+        mse, mae, tail = errs.mse(b, LEVEL), errs.mae(b, LEVEL), errs.exceed(b, t, LEVEL)
         return (f"<b>ε = {eps:.3g}</b> (scale b = {b:.3g}) &nbsp; "
                 f"MSE: theory {laplace_mse(1, eps):.4g}, simulated {float(mse.estimate):.4g} &nbsp; "
                 f"MAE: theory {laplace_mae(1, eps):.4g}, simulated {float(mae.estimate):.4g} &nbsp; "
@@ -147,11 +154,11 @@ class KQueryView:
     def __init__(self):
         self.fig, (ax,) = new_figure(1, width=8.6, height=3.8)
         self.lines = {
-            "laplace": TheoryVsEmpirical(ax, color=COLORS["laplace"], label="Laplace 2(k/ε)²"),
-            "analytic": TheoryVsEmpirical(ax, color=COLORS["analytic"], label="Gaussian, analytic"),
+            "laplace": _line(ax, color=COLORS["laplace"], label="Laplace 2(k/ε)²"),
+            "analytic": _line(ax, color=COLORS["analytic"], label="Gaussian, analytic"),
             # zCDP first and wide, classical dashed on top: at small delta they nearly coincide
-            "zcdp": TheoryVsEmpirical(ax, color=COLORS["zcdp"], label="Gaussian, zCDP", marker="s"),
-            "classical": TheoryVsEmpirical(ax, color=COLORS["classical"], theory_style="--", marker="^",
+            "zcdp": _line(ax, color=COLORS["zcdp"], label="Gaussian, zCDP", marker="s"),
+            "classical": _line(ax, color=COLORS["classical"], theory_style="--", marker="^",
                                            label="Gaussian, classical (ε < 1 only; ≈ zCDP at small δ)"),
         }
         self.lines["zcdp"].theory.set_linewidth(4)
@@ -171,12 +178,14 @@ class KQueryView:
         sigmas = k_query_sigmas(eps, delta)
         lap = standard_errors("laplace", TRIALS, seed=seed)
         gauss = standard_errors("gaussian", TRIALS, seed=seed + 1)
-        self.lines["laplace"].update(K_LINE, 2 * (K_LINE / eps) ** 2, K_POINTS, lap.mse(K_POINTS / eps))
+        self.lines["laplace"].update(K_LINE, 2 * (K_LINE / eps) ** 2, K_POINTS,
+                                     lap.mse(K_POINTS / eps, LEVEL))
         for name in ("analytic", "classical", "zcdp"):
             s = sigmas[name]
             self.lines[name].set_visible(s is not None)
             if s is not None:
-                self.lines[name].update(K_LINE, K_LINE * s**2, K_POINTS, gauss.mse(np.sqrt(K_POINTS) * s))
+                self.lines[name].update(K_LINE, K_LINE * s**2, K_POINTS,
+                                        gauss.mse(np.sqrt(K_POINTS) * s, LEVEL))
         cross = gaussian_laplace_crossover_k(eps, delta)
         self.cross.set_xdata([cross, cross])
         self.here.set_xdata([k, k])
@@ -216,9 +225,9 @@ def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = B
     exact_step = np.array([advanced_composition_per_step(epsilon, int(k), delta) for k in ks])
     ax.plot(ks, np.log(ks / beta) / exact_step, color=COLORS["zcdp"], lw=1.2,
             label="bound, (ε, δ), advanced composition solved exactly")
-    exact = TheoryVsEmpirical(ax, color="k", label="exact α, pure", theory_style="--")
+    exact = _line(ax, color="k", label="exact α, pure", theory_style="--")
     quantiles = [standard_errors("laplace", ACC_TRIALS, k=int(k), reduce="max", seed=seed)
-                 .quantile(laplace_scale_k(1, int(k), epsilon), 1 - beta) for k in ACC_K]
+                 .quantile(laplace_scale_k(1, int(k), epsilon), 1 - beta, LEVEL) for k in ACC_K]
     exact.update(ks, laplace_accuracy_k_exact(1, ks, epsilon, beta), ACC_K, Estimate.stack(quantiles))
     ax.set(xscale="log", yscale="log", xlabel="number of queries k",
            ylabel=f"α: all k errors ≤ α w.p. ≥ 1 - β (β = {beta})",

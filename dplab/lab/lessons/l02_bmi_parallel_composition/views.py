@@ -39,13 +39,27 @@ from dplab.lab.widgets import (
     view_figure,
     view_panel,
 )
-from dplab.simulate import Estimate, ScaledErrors, mean_ci, proportion_ci, standard_draw
+from dplab.simulate import (
+    Estimate,
+    ScaledErrors,
+    bonferroni_confidence,
+    mean_ci,
+    proportion_ci,
+    standard_draw,
+)
 
 TRIALS = 100_000
 EPS_LINE = np.geomspace(0.05, 5.0, 200)
 EPS_POINTS = np.geomspace(0.08, 4.0, 9)
 ANSWER_NAMES = ["# M, BMI < 25", "# M", "# F, BMI < 25", "# F"]
 CONTINGENCY_D = np.arange(2, 13)
+#: the level of the notebook's asserts (23 intervals, family-wise 99%): the figures' bars are drawn at it
+LEVEL = bonferroni_confidence(23, family_error=0.01)
+
+
+def _line(ax, **kwargs) -> TheoryVsEmpirical:
+    """A theory curve with simulated dots whose bars (and legend) are at the notebook's LEVEL."""
+    return TheoryVsEmpirical(ax, confidence=LEVEL, **kwargs)
 
 
 def standard_answer_errors(seed: int, trials: int = TRIALS) -> dict[str, np.ndarray]:
@@ -68,17 +82,17 @@ class BMIErrorView:
 
     def __init__(self):
         self.fig, (ax, ax_ans) = new_figure(2, width=5.2, height=3.6)
-        self.alg1 = TheoryVsEmpirical(ax, color=COLORS["laplace"], label="Algorithm 1")
-        self.alg2 = TheoryVsEmpirical(ax, color=COLORS["analytic"], label="Algorithm 2", marker="s")
+        self.alg1 = _line(ax, color=COLORS["laplace"], label="Algorithm 1")
+        self.alg2 = _line(ax, color=COLORS["analytic"], label="Algorithm 2", marker="s")
         self.here = ax.axvline(1.0, color="k", lw=0.8, ls=":")
-        self.joint = TheoryVsEmpirical(ax, color=COLORS["laplace"], theory_style="--", marker="^",
+        self.joint = _line(ax, color=COLORS["laplace"], theory_style="--", marker="^",
                                        label="Algorithm 1, answers as one query (Δ₁)")
         ax.set(xscale="log", yscale="log", xlim=(0.05, 5), ylim=(0.1, 1e6), xlabel="ε",
                ylabel="total squared error of the 4 answers", title="total error against ε")
         ax.legend(fontsize=7, loc="upper right")
         self.answers = {
-            1: TheoryVsEmpirical(ax_ans, color=COLORS["laplace"], label="Algorithm 1", theory_style="_"),
-            2: TheoryVsEmpirical(ax_ans, color=COLORS["analytic"], label="Algorithm 2", theory_style="_",
+            1: _line(ax_ans, color=COLORS["laplace"], label="Algorithm 1", theory_style="_"),
+            2: _line(ax_ans, color=COLORS["analytic"], label="Algorithm 2", theory_style="_",
                                  marker="s")}
         for line in self.answers.values():
             line.theory.set_markersize(22)
@@ -97,15 +111,15 @@ class BMIErrorView:
         for alg, line in ((1, self.alg1), (2, self.alg2)):
             total, per_answer = _scaled_errors(seed, alg)
             line.update(EPS_LINE, bmi_expected_total_error(alg, EPS_LINE, neighbours), EPS_POINTS,
-                        total.mse(bmi_noise_scale(alg, EPS_POINTS, neighbours)))
+                        total.mse(bmi_noise_scale(alg, EPS_POINTS, neighbours), LEVEL))
             line.set_visible(alg in shown)
             b = bmi_noise_scale(alg, eps, neighbours)
             self.answers[alg].update(np.arange(4), bmi_answer_mse(alg, eps, neighbours), np.arange(4),
-                                     Estimate.stack([pa.mse(b) for pa in per_answer]))
+                                     Estimate.stack([pa.mse(b, LEVEL) for pa in per_answer]))
             self.answers[alg].set_visible(alg in shown)
         total, _ = _scaled_errors(seed, 1)  # the same independent noise, scale Delta_1/eps
         self.joint.update(EPS_LINE, bmi_expected_total_error(1, EPS_LINE, neighbours, "joint"), EPS_POINTS,
-                          total.mse(bmi_noise_scale(1, EPS_POINTS, neighbours, "joint")))
+                          total.mse(bmi_noise_scale(1, EPS_POINTS, neighbours, "joint"), LEVEL))
         self.joint.set_visible(1 in shown)
         self.here.set_xdata([eps, eps])
         t1, t2 = bmi_expected_total_error(1, eps, neighbours), bmi_expected_total_error(2, eps, neighbours)
@@ -141,16 +155,16 @@ def figure_inference(seed: int = SEED, trials: int = 40_000):
     fig, (ax, ax_err) = new_figure(2, width=5.2, height=3.6)
     eps_points = np.geomspace(0.1, 2.0, 7)
     for alg, color, marker in ((1, COLORS["laplace"], "o"), (2, COLORS["analytic"], "s")):
-        line = TheoryVsEmpirical(ax, color=color, label=f"Algorithm {alg}", marker=marker)
+        line = _line(ax, color=color, label=f"Algorithm {alg}", marker=marker)
         results = [bmi_inference_trials(table, alg, e, trials, seed + i) for i, e in enumerate(eps_points)]
-        freq = proportion_ci(np.array([r["violated"].sum() for r in results]), trials)
+        freq = proportion_ci(np.array([r["violated"].sum() for r in results]), trials, LEVEL)
         line.update(EPS_LINE, bmi_order_violation_probability(alg, c2, EPS_LINE), eps_points, freq)
-        before = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} as released", marker=marker)
+        before = _line(ax_err, color=color, label=f"Alg. {alg} as released", marker=marker)
         before.update(EPS_LINE, bmi_expected_total_error(alg, EPS_LINE), eps_points,
-                      Estimate.stack([mean_ci(r["before"]) for r in results]))
-        after = TheoryVsEmpirical(ax_err, color=color, label=f"Alg. {alg} after projection", marker="x",
+                      Estimate.stack([mean_ci(r["before"], LEVEL) for r in results]))
+        after = _line(ax_err, color=color, label=f"Alg. {alg} after projection", marker="x",
                                   show_theory=False)
-        after.update([], [], eps_points, Estimate.stack([mean_ci(r["after"]) for r in results]))
+        after.update([], [], eps_points, Estimate.stack([mean_ci(r["after"], LEVEL) for r in results]))
     for a in (ax, ax_err):  # set_data does not grow the data limits: recompute them
         a.relim()
         a.autoscale_view()
@@ -186,9 +200,9 @@ def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_
               "parallel_replace": ("zcdp", "^")}
     for method, neighbours in CONTINGENCY_METHODS.items():
         color, marker = styles[method]
-        line = TheoryVsEmpirical(ax, color=COLORS[color], marker=marker, label=f"{method} ({neighbours})")
-        est = [mean_ci(contingency_squared_errors(np.full(d, 50.0), epsilon, method, trials, rng=seed + d))
-               for d in CONTINGENCY_D]
+        line = _line(ax, color=COLORS[color], marker=marker, label=f"{method} ({neighbours})")
+        est = [mean_ci(contingency_squared_errors(np.full(d, 50.0), epsilon, method, trials, rng=seed + d),
+                       LEVEL) for d in CONTINGENCY_D]
         line.update(CONTINGENCY_D, contingency_expected_total_error(CONTINGENCY_D, epsilon, method),
                     CONTINGENCY_D, Estimate.stack(est))
     ax.relim()

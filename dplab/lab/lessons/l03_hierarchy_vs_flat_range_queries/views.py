@@ -32,7 +32,7 @@ from dplab.range_queries.theory import (
     expected_total_error,
     seed_error_orders,
 )
-from dplab.simulate import Estimate, mean_ci
+from dplab.simulate import Estimate, bonferroni_confidence, mean_ci
 
 K_VALUES = [2**j for j in range(2, 13)]  # 4 .. 4096
 #: the panel's strategy menu: label -> (strategy name, inference, colour, marker)
@@ -43,6 +43,8 @@ PANEL_STRATEGIES = {"identity": ("identity", False, "laplace", "o"),
                     "wavelet (Privelet)": ("wavelet", True, "bound", "D")}
 #: strategies whose every range is enumerated are simulated only up to these k
 SIMULATE_MAX_K = {"all ranges": 256, "hierarchy": 1024}
+#: the level of the notebook's checks (10 intervals, family-wise 99%): the simulated dot's bar is drawn at it
+LEVEL = bonferroni_confidence(10, family_error=0.01)
 
 
 @cached(maxsize=64)
@@ -65,7 +67,7 @@ class RangeErrorView:
 
     def __init__(self):
         self.fig, (ax, ax_len) = new_figure(2, width=5.4, height=3.9)
-        self.lines = {label: TheoryVsEmpirical(ax, color=COLORS[c], marker=m, label=label)
+        self.lines = {label: TheoryVsEmpirical(ax, color=COLORS[c], marker=m, label=label, confidence=LEVEL)
                       for label, (_, _, c, m) in PANEL_STRATEGIES.items()}
         self.here = ax.axvline(K_VALUES[-1], color="k", lw=0.8, ls=":")
         # all ranges (about k^4/8 per query) leaves this scale above k = 16: the others stay readable
@@ -76,7 +78,7 @@ class RangeErrorView:
         handles = [line.theory for line in self.lines.values()]
         labels = [f"{label}: theory" for label in self.lines]
         handles.append(ax.plot([], [], "o", color="0.3", ms=4.5)[0])
-        labels.append("chosen strategy at the chosen k: simulated (95% CI)")
+        labels.append(f"chosen strategy at the chosen k: simulated ({100 * LEVEL:.4g}% CI)")
         ax.legend(handles, labels, fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
         self.by_length = {label: ax_len.plot([], [], color=COLORS[PANEL_STRATEGIES[label][2]], lw=1.2,
                                              label=label)[0]
@@ -102,9 +104,9 @@ class RangeErrorView:
             if label == chosen and k <= SIMULATE_MAX_K.get(label, k):
                 totals, _ = _standard_errors(label, k, b, seed, _trials_for(k, label))
                 scale = range_strategy(name, k, b).sensitivity ** 2 / eps**2
-                line.update(kk, theory, [k], mean_ci(totals).scaled(scale / n_ranges(k)))
+                line.update(kk, theory, [k], mean_ci(totals, LEVEL).scaled(scale / n_ranges(k)))
             else:
-                line.update(kk, theory, [], Estimate(np.array([]), np.array([]), np.array([]), 0.95))
+                line.update(kk, theory, [], Estimate(np.array([]), np.array([]), np.array([]), LEVEL))
         self.here.set_xdata([k, k])
         lengths = np.arange(1, k + 1)
         for label, artist in self.by_length.items():
