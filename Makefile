@@ -39,11 +39,7 @@ XDIST := -n auto --dist loadfile
 # Everything: ruff, unit tests, report rows and figures, every notebook (nbval), the browser tests.
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
-	DPLAB_PROJECTOR=0 $(BIN)/pytest $(XDIST) --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests \
-		--ignore=tests/lab/test_present.py
-	# the presenter's servers and their Ctrl-C shutdown run alone, after the rest: beside a busy second
-	# worker, a Ctrl-C during a kernel's warm-up left Voila running past 240 s (3 of 3 full runs on 2026-11-26)
-	DPLAB_PROJECTOR=0 $(BIN)/pytest tests/lab/test_present.py
+	DPLAB_PROJECTOR=0 $(BIN)/pytest $(XDIST) --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
 
 # The inner loop (under a minute): closed forms, brute force, bad input, the layers; no Monte Carlo
 # checks (statistical), no notebooks, report rows or figures (slow), no browser.

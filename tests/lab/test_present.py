@@ -4,7 +4,12 @@ Ctrl-C stops the server leaving no kernel behind (issue 12); the presenter's pie
 The Ctrl-C test fails if the server ignores SIGINT or asks for a confirmation (``make`` would not
 return), or if a kernel it started outlives it (``make present`` has one preheated kernel per
 lesson, some mid-start when the signal comes). The server is started with ``exec`` so that it,
-not a shell, is the process ``make`` waits for."""
+not a shell, is the process ``make`` waits for.
+
+A job started with ``&`` by a non-interactive shell (``make test &``, a CI script, ``nohup``)
+inherits SIGINT *ignored*, and Python keeps an ignored SIGINT ignored: the server would never see
+the Ctrl-C. A terminal's foreground job has the default action, so the test starts ``make`` with
+SIGINT back at its default (``_as_in_a_terminal``), whatever launched the test run."""
 
 from __future__ import annotations
 
@@ -40,6 +45,11 @@ def _session_processes(sid: int) -> list[str]:
     return [cmd for pid, (_, s, cmd) in _processes().items() if s == sid]
 
 
+def _as_in_a_terminal() -> None:
+    """In the child, before exec: SIGINT as a terminal's foreground job has it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
@@ -69,7 +79,7 @@ def test_make_present_and_voila_serve_offline_behind_a_token_and_ctrl_c_leaves_n
     make = subprocess.Popen(["make", "--no-print-directory", *target,
                              f"VOILA_ARGS=--Voila.port={port} --Voila.token=secret"],
                             cwd=repo_root(), start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
-                            env=env)
+                            env=env, preexec_fn=_as_in_a_terminal)
     root = f"http://127.0.0.1:{port}/"
     try:
         wait_until_serving(root, make, log=log_path)
