@@ -35,17 +35,20 @@ lab: $(VENV)/.lab-installed
 # Test processes: one per core (pytest-xdist); --dist loadfile keeps a file's tests, and a notebook's
 # cells, on one worker, in order.
 XDIST := -n auto --dist loadfile
+# each xdist worker computes on one thread: two workers whose OpenBLAS spins a thread per core fight over
+# the two cores (two mutation-run children side by side: 224 s each, 20 s on one thread each)
+ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 # Everything: ruff, unit tests, report rows and figures, every notebook (nbval), the browser tests.
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
-	DPLAB_PROJECTOR=0 $(BIN)/pytest $(XDIST) --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
+	$(ONE_THREAD) DPLAB_PROJECTOR=0 $(BIN)/pytest $(XDIST) --nbval-lax --nbval-current-env --nbval-cell-timeout=120 notebooks tests
 
 # The inner loop (under a minute): closed forms, brute force, bad input, the layers; no Monte Carlo
 # checks (statistical), no notebooks, report rows or figures (slow), no browser.
 test-fast: $(VENV)/.test-installed
 	$(BIN)/ruff check dplab tests notebooks
-	DPLAB_PROJECTOR=0 $(BIN)/pytest -q $(XDIST) -m "not slow and not browser and not statistical" tests
+	$(ONE_THREAD) DPLAB_PROJECTOR=0 $(BIN)/pytest -q $(XDIST) -m "not slow and not browser and not statistical" tests
 
 figures: $(VENV)/.lab-installed
 	DPLAB_PROJECTOR=0 $(PY) -m dplab figures

@@ -98,18 +98,22 @@ def roc_violations(roc: EmpiricalRoc, tradeoff, *, two_sided: bool = False) -> n
 
 def mechanism_roc(mechanism: Mechanism, value: ArrayLike, neighbour_value: ArrayLike, draws: int,
                   rng: np.random.Generator | int | None = None, *, n_points: int = 40,
-                  confidence: float = 0.95) -> EmpiricalRoc:
+                  confidence: float = 0.95, randomized: bool = False) -> EmpiricalRoc:
     """The Neyman-Pearson attacker's ROC on ``draws`` outputs of ``mechanism.sample`` at ``value``
     (D, drawn first) and at ``neighbour_value`` (D'), each output its own score: the most powerful
     test wherever the likelihood ratio q(y)/p(y) grows with y (a Laplace or Gaussian count with
     value < neighbour_value, randomized response's bit, EpsilonDelta's outputs 0-3). Integer
-    outputs get one test between each two neighbouring observed values (thresholds v + 1/2), real
-    ones ``n_points`` quantiles (:func:`likelihood_ratio_roc`)."""
+    outputs get one test between each two neighbouring observed values (thresholds v + 1/2), or with
+    ``randomized`` a uniform tie-break in [0, 1) and ``n_points`` quantiles: the randomized tests, which
+    trace the segments between those vertices too; real ones ``n_points`` quantiles
+    (:func:`likelihood_ratio_roc`)."""
     draws, rng = check_positive_int(draws, "draws"), check_rng(rng)
     a = np.asarray(mechanism.sample(value, rng, size=draws))
     b = np.asarray(mechanism.sample(neighbour_value, rng, size=draws))
     thresholds = None
-    if np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer):
+    if np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer) and randomized:
+        a, b = a + rng.random(a.shape), b + rng.random(b.shape)
+    elif np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer):
         thresholds = np.arange(min(a.min(), b.min()), max(a.max(), b.max())) + 0.5
     return likelihood_ratio_roc(a, b, n_points=n_points, thresholds=thresholds, confidence=confidence)
 

@@ -22,7 +22,7 @@ import numpy as np
 from dplab._checks import check_delta, check_positive_int, check_rng
 from dplab.simulate import proportion_ci
 
-__all__ = ["AuditResult", "audit_epsilon"]
+__all__ = ["AuditResult", "audit_epsilon", "audit_reach"]
 
 
 @dataclass(frozen=True)
@@ -132,3 +132,17 @@ def audit_epsilon(
     lower = math.log((p_low - delta) / q_high) if p_low > delta else 0.0
     return AuditResult(max(lower, 0.0), event, counts, n_runs, confidence,
                        "D/D'" if direction == 0 else "D'/D")
+
+
+def audit_reach(tradeoff: Callable[[np.ndarray], np.ndarray], n_runs: int, *, confidence: float = 0.95,
+                delta: float = 0.0) -> float:
+    """The most :func:`audit_epsilon` can certify from ``n_runs`` runs a side against a mechanism whose
+    exact trade-off curve is ``tradeoff`` (a function of alpha): ln((P_low - delta) / Q_high) with the
+    Clopper-Pearson bounds at the expected counts of the best tests' events, P = 1 - f(alpha) and
+    Q = alpha, maximized over alpha in [1e-7, 1/2]. An audit that picks its event well gets near it; one
+    far below certifies less than its runs allow (a power check)."""
+    n_runs, delta = check_positive_int(n_runs, "n_runs"), check_delta(delta)
+    alpha = np.geomspace(1e-7, 0.5, 4000)
+    p_low = proportion_ci(np.round(n_runs * (1 - np.asarray(tradeoff(alpha)))), n_runs, confidence).low
+    q_high = proportion_ci(np.round(n_runs * alpha), n_runs, confidence).high
+    return float(np.max(np.log(np.maximum(p_low - delta, 1e-300) / q_high)))

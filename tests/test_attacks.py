@@ -144,3 +144,15 @@ def test_the_bayes_attackers_share_per_bin_is_bayes_rule():
     shares = membership_by_bin(member, y, edges, 1 - 0.01 / truth.size)
     assert all(c.contains(t) for c, t in zip(shares, truth, strict=True))
     assert len(membership_by_bin(member, y, [1.0, np.inf])) == 1
+
+
+def test_randomized_tests_trace_randomized_responses_whole_curve():
+    """mechanism_roc(randomized=True): the bit plus a uniform tie-break gives tests all along f_eps's two
+    segments (not only the vertex), each box on the exact curve; without it, one box."""
+    rr = dplab.RandomizedResponse(1.0)
+    roc = dplab.attacks.mechanism_roc(rr, 0, 1, 100_000, np.random.default_rng(3), confidence=0.999,
+                                      randomized=True)
+    vertex = 1 - rr.keep
+    assert roc.thresholds.size > 20 and np.any(roc.alpha < 0.8 * vertex) and np.any(roc.alpha > 1.5 * vertex)
+    assert dplab.attacks.roc_violations(roc, rr.tradeoff, two_sided=True).size == 0
+    assert dplab.attacks.mechanism_roc(rr, 0, 1, 1000, np.random.default_rng(3)).thresholds.size == 1

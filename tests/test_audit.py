@@ -62,3 +62,13 @@ def test_bad_input():
         audit.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=0, n_pilot=10)
     with pytest.raises(ValueError, match=r"confidence must be in \(0, 1\)"):
         audit.audit_epsilon(_above_threshold, D, D_PRIME, n_runs=10, n_pilot=10, confidence=1.0)
+
+
+def test_audit_reach_is_what_the_best_event_certifies_at_its_expected_counts():
+    """The Laplace count at eps = 1 (f touches f_eps for alpha <= e^-1/2, where the ratio is e): the best
+    event has P = 1/2, Q = e^-1/2; 10^6 runs a side certify a little below 1, more runs more, and an
+    audit's own result stays below the reach it cannot exceed by much."""
+    count = dplab.Laplace(1.0, 1.0)
+    reach = audit.audit_reach(count.tradeoff, 10**6, confidence=0.999)
+    assert 0.98 < reach < 1.0 and audit.audit_reach(count.tradeoff, 10**4, confidence=0.999) < reach
+    assert audit.audit_reach(dplab.Laplace(1.0, 0.5).tradeoff, 10**6, confidence=0.999) < 0.5

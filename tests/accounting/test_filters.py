@@ -165,7 +165,9 @@ def test_guarantee_is_the_simple_conversion():
         f.guarantee()
 
 
+@pytest.mark.catches("filters.brownian_charged_twice")
 def test_brownian_charge_and_min_time():
+    """catches: filters.brownian_charged_twice (a Brownian run charged Delta^2/T): the exact charges."""
     f = accounting.ZCDPFilter(0.5)
     assert f.min_brownian_time(1.0) == 1.0  # Delta^2 / (2 * 0.5)
     assert f.request_brownian(2.0, 10.0)  # charges 4 / 20 = 0.2

@@ -25,3 +25,16 @@ def test_the_promise_panel_says_what_one_release_and_k_releases_cost():
     assert "below the ε = 1 that basic composition charges" in many
     gauss = view.update({"epsilon": 1.0, "prior": 0.1, "mechanism": "gaussian", "delta": 1e-6, "k": 4}, 0)
     assert "μ-GDP" in gauss and "spots Alice's record at most" in gauss
+
+
+def test_the_dp_accounting_bracket_is_dp_accountings_own_rounded_outwards():
+    """lesson.DP_ACCOUNTING_BRACKET (rows 08.pld_reference and 08.pld_bracket, notebook 8's cell 18) are
+    Google's dp_accounting's optimistic and pessimistic eps(1e-6) of 1000 Laplace steps of 0.1, rounded
+    outwards to 4 decimals: still a lower and an upper bound on the truth."""
+    dp_pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
+    low, high = (dp_pld.from_laplace_mechanism(1 / report.ACCOUNT_EPSILON, value_discretization_interval=step,
+                                               pessimistic_estimate=pessimistic, use_connect_dots=pessimistic)
+                 .self_compose(1000).get_epsilon_for_delta(report.ACCOUNT_DELTA)
+                 for step, pessimistic in ((5e-5, False), (1e-4, True)))
+    assert report.DP_ACCOUNTING_BRACKET[0] <= low < report.DP_ACCOUNTING_BRACKET[0] + 1e-4
+    assert report.DP_ACCOUNTING_BRACKET[1] - 1e-4 < high <= report.DP_ACCOUNTING_BRACKET[1]

@@ -100,25 +100,16 @@ def test_a_subset_of_the_real_run_kills_its_mutants():
     assert status == 0 and sum(line.startswith("killed") for line in lines) == 2, lines
 
 
-#: lessons whose rows (PENDING) and notebook asserts (PENDING_CELLS) do not all name their mutants yet
-#: (issue 26 in progress); the tests below fail when a lesson here is complete, so the sets only shrink
-PENDING = {"01", "06", "07", "08", "09"}
-PENDING_CELLS = {"06", "07", "08", "09"}
-
-
 @pytest.mark.slow
 def test_every_report_row_names_a_declared_mutant(report_rows):
     """catches: a row added without the bug it is there to catch (it could be one that cannot fail),
     and a row naming a mutant no lesson declares (the mutation run would never plant it)"""
     known = {m.id for m in mutants.all_mutants()}
-    unnamed = {row.id[:2] for row in report_rows if not catches_ids(row.catches or "")}
-    assert not PENDING - unnamed, f"every row of {sorted(PENDING - unnamed)} names a mutant: out of PENDING"
     for row in report_rows:
         ids = catches_ids(row.catches or "")
+        assert ids, f"{row.id}: no catches="
         assert set(ids) <= known, f"{row.id}: unknown mutants {sorted(set(ids) - known)}"
-        if row.id[:2] not in PENDING:
-            assert ids, f"{row.id}: no catches="
-            assert (row.catches or "").split(":", 1)[1].strip(), f"{row.id}: catches= names no bug"
+        assert (row.catches or "").split(":", 1)[1].strip(), f"{row.id}: catches= names no bug"
 
 
 def _assert_cells(path):
@@ -132,9 +123,7 @@ def test_every_assert_cell_of_a_notebook_names_declared_mutants():
     """catches: a notebook check added without the bug it catches, or naming an undeclared mutant"""
     known = {m.id for m in mutants.all_mutants()}
     for path in sorted((repo_root() / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        named = [mutants.cell_catches(source) for _, source in _assert_cells(path)]
-        for (i, _), ids in zip(_assert_cells(path), named, strict=True):
+        for i, source in _assert_cells(path):
+            ids = mutants.cell_catches(source)
+            assert ids, f"{path.name} cell {i}: no '# catches: <id>' line"
             assert set(ids) <= known, f"{path.name} cell {i}: unknown mutants {sorted(set(ids) - known)}"
-            assert ids or path.name[:2] in PENDING_CELLS, f"{path.name} cell {i}: no '# catches: <id>' line"
-        if path.name[:2] in PENDING_CELLS:
-            assert not all(named), f"{path.name}: every assert cell names a mutant: take it out of PENDING"

@@ -9,7 +9,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from dplab.accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
+from dplab.accounting import advanced_composition, approx_dp_to_zcdp, zcdp_to_approx_dp
 from dplab.attacks import privacy_loss_samples
 from dplab.datasets import load_yrbss, table_size
 from dplab.lab.report import ReportRow
@@ -105,7 +105,10 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     n, eps = 400_000, 0.5
     lap = standard_errors("laplace", n, seed=seed)
     b, t = laplace_scale(1, eps), laplace_tail_bound(1, eps, BETA)
-    q, rel = real_data_queries(), release_real_data(1.0, n, seed)
+    # the real-data releases at ε = 0.5, not 1: at Δ/ε = 1 a scale mistaken for its inverse is invisible
+    eps_real = 0.5
+    q, rel = real_data_queries(), release_real_data(eps_real, n, seed)
+    mean_sensitivity = (HEIGHT_CLIP[1] - HEIGHT_CLIP[0]) / q["n"]  # written out: (b - a)/n
     count_sq, mean_sq = (rel["count"] - q["count"]) ** 2, (rel["mean"] - q["mean"]) ** 2
 
     def failure(k: int, delta: float | None, trials: int):
@@ -123,21 +126,32 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   laplace_mse(1, eps), "=", interval=lambda c: lap.mse(b, c),
                   catches="laplace.mse_no_factor_2: the Laplace variance b² for 2b²"),
         ReportRow("01.laplace_mae", "E|err| = Δ/ε", "004", f"Δ=1, ε={eps}, n={n}",
-                  laplace_mae(1, eps), "=", interval=lambda c: lap.mae(b, c)),
+                  laplace_mae(1, eps), "=", interval=lambda c: lap.mae(b, c),
+                  catches="laplace.mae_is_std: E|err| as the standard deviation √2 Δ/ε"),
         ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004", f"Δ=1, ε={eps}, β={BETA}, n={n}",
-                  BETA, "=", interval=lambda c: lap.exceed(b, t, c)),
+                  BETA, "=", interval=lambda c: lap.exceed(b, t, c),
+                  catches="laplace.tail_one_sided: t from the one-sided tail, (Δ/ε) ln(1/(2β))"),
         ReportRow("01.count_mse", "count query: E[err²] = 2(1/ε)²", "003",
-                  f"YRBSS # height ≥ {TALL} m, ε=1, n={n}", laplace_mse(1, 1.0), "=",
-                  interval=lambda c: mean_ci(count_sq, c)),
+                  f"YRBSS # height ≥ {TALL} m, ε={eps_real}, n={n}", laplace_mse(1, eps_real), "=",
+                  interval=lambda c: mean_ci(count_sq, c),
+                  catches="laplace.sample_rate_as_scale: noise drawn with the rate ε/Δ as its scale"),
         ReportRow("01.mean_mse", "clipped mean: E[err²] = 2((hi-lo)/(n ε))²", "003",
-                  f"YRBSS height in {list(HEIGHT_CLIP)} m, ε=1, n={n}",
-                  laplace_mse(q["mean_sensitivity"], 1.0), "=", interval=lambda c: mean_ci(mean_sq, c)),
+                  f"YRBSS height in {list(HEIGHT_CLIP)} m, ε={eps_real}, n={n} (Δ = (hi-lo)/n written out)",
+                  laplace_mse(mean_sensitivity, eps_real), "=", interval=lambda c: mean_ci(mean_sq, c),
+                  catches="sensitivity.clipped_mean_add_remove, laplace.sample_rate_as_scale: the mean's "
+                  "sensitivity halved, or the rate taken for the scale"),
         ReportRow("01.accuracy_pure", "Pr[max_i |err_i| > Δ(k/ε) ln(k/β)] ≤ β", "004",
                   f"Δ=1, k=10, ε=1, β={BETA}, n=100000", BETA, "<=", interval=failure(10, None, 100_000),
                   catches="laplace.accuracy_no_union_bound: one answer's tail for k answers"),
         ReportRow("01.accuracy_approx", "Pr[max_i |err_i| > Δ(√(8k ln(1/δ))/ε) ln(k/β)] ≤ β", "004",
                   f"Δ=1, k=200, ε=1, δ=1e-6, β={BETA}, n=20000", BETA, "<=",
-                  interval=failure(200, 1e-6, 20_000)),
+                  interval=failure(200, 1e-6, 20_000),
+                  catches="laplace.accuracy_no_union_bound: one answer's tail for k answers"),
+        ReportRow("01.accuracy_approx_private", "Theorem 3's scale b = Δ√(8k ln(1/δ))/ε is (ε, δ)-DP: "
+                  "advanced composition (DRV) of k answers at ε' = Δ/b ≤ ε", "004",
+                  "Δ=1, k=200, ε=1, δ=1e-6 (the row above checks α for that b, not that b is private)", 1.0,
+                  "<=", value=advanced_composition(1 / laplace_scale_k(1, 200, 1.0, 1e-6), 200, 1e-6)[0],
+                  catches="laplace.advanced_scale_8_to_2: b = Δ√(2k ln(1/δ))/ε, too little noise"),
         ReportRow("01.gauss_analytic_delta", "analytic σ: E[(1 - e^(ε-L))+] = δ", "002",
                   f"Δ=1, ε={eps_g}, δ={delta_g}, σ={sig_a:.4f}, n=2000000", delta_g, "=",
                   interval=lambda c: mean_ci(hs_a, c),
@@ -168,5 +182,6 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   catches="zcdp.simple_conversion_no_2: the 2 of 2√(ρ ln(1/δ)) dropped"),
         ReportRow("01.crossover_k", "smallest k with k σ₁² < 2(k/ε)² (closed form vs search)", "002/004",
                   "ε=1, δ=1e-6", _crossover_brute_force(1.0, 1e-6), "exact",
-                  value=gaussian_laplace_crossover_k(1.0, 1e-6)),
+                  value=gaussian_laplace_crossover_k(1.0, 1e-6),
+                  catches="gaussian.crossover_off_by_one: the largest k where Laplace still wins"),
     ]

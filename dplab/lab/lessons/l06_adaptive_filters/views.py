@@ -97,7 +97,8 @@ def figure_noise_reduction(seed: int = lesson.SEED, paths: int = 6):
 
 
 def figure_martingale(seed: int = lesson.SEED):
-    """E[exp(λL − λ(λ+1)ρ_T)]: 1 for the right loss and stopping rule (left), not for wrong ones (right)."""
+    """E[exp(λL − λ(λ+1)ρ_T)]: 1 for the right loss and stopping rule (left), not for wrong ones (right); the
+    bars at the level of the notebook's asserts (lesson.LEVEL)."""
     lams = np.array([0.25, 0.5, 0.75, 1.0])
     fig, (ax, ax_wrong) = new_figure(2, width=5.2, height=3.7)
     peek = lesson.martingale_draws(seed, peek=True)
@@ -108,8 +109,8 @@ def figure_martingale(seed: int = lesson.SEED):
              (ax_wrong, lambda lam: nr.brownian_martingale_terms(*peek, 1.0, lam), COLORS["bound"],
               "stop when the next output is larger (peeks)"))
     for axis, terms, color, label in cases:
-        line = TheoryVsEmpirical(axis, color=color, label=label, show_theory=False)
-        line.update([], [], lams, Estimate.stack([mean_ci(terms(float(lam))) for lam in lams]))
+        line = TheoryVsEmpirical(axis, color=color, label=label, show_theory=False, confidence=lesson.LEVEL)
+        line.update([], [], lams, Estimate.stack([mean_ci(terms(float(lam)), lesson.LEVEL) for lam in lams]))
     for axis, ylim, title in ((ax, (0.97, 1.03), "the identity holds (2·10⁵ stopped paths)"),
                               (ax_wrong, (0.4, 1.3), "and fails when the loss or the rule is wrong")):
         axis.axhline(1.0, color="k", ls="--", lw=1, label="the identity: 1")

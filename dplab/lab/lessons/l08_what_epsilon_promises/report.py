@@ -16,20 +16,22 @@ import numpy as np
 
 from dplab import accounting as acc
 from dplab import attacks
-from dplab.audit import audit_epsilon
+from dplab.audit import audit_epsilon, audit_reach
 from dplab.datasets import load_yrbss
 from dplab.lab.cache import cached
 from dplab.lab.report import ReportRow
 from dplab.mechanisms import EpsilonDelta, Gaussian, Laplace, Mechanism, RandomizedResponse
 from dplab.mechanisms.gaussian import hockey_stick_samples
 from dplab.promises import posterior_bound, tradeoff_dp
-from dplab.simulate import mean_ci, proportion_ci
+from dplab.sensitivity import clipped_mean_sensitivity
+from dplab.simulate import bonferroni_confidence, mean_ci, proportion_ci
 
 NOTEBOOK = "08_what_epsilon_promises.ipynb"
 PREFIX = "08"
 SEED = 2034
 #: the confidence of every simulated ROC's boxes, simultaneous over the curve (Bonferroni inside)
 ROC_CONFIDENCE = 0.999
+LEVEL = bonferroni_confidence(22, family_error=0.01)  #: the level of notebook 8's 22 intervals and figures
 
 # --- 1. prior to posterior: a Bayesian attacker on the Laplace count (0 without Alice, 1 with her) ---
 POSTERIOR_EPSILONS = (0.5, 1.0, 2.0, 4.0)
@@ -52,10 +54,8 @@ def attacker_at_the_bound(epsilon: float, prior: float, seed: int = SEED) -> tup
 
 
 # --- 2. trade-off curves ------------------------------------------------------------------------
-TRADEOFF_EPSILON = 1.0
 #: the small delta of the left panel, and the large one that makes delta visible on the right
-SMALL_DELTA, LARGE_DELTA = 1e-5, 0.05
-ROC_DRAWS = 200_000
+TRADEOFF_EPSILON, SMALL_DELTA, LARGE_DELTA, ROC_DRAWS = 1.0, 1e-5, 0.05, 200_000
 SIMULATED = ("laplace", "gaussian", "randomized response", "truth or rr")
 
 
@@ -74,17 +74,21 @@ def section_mechanism(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float
 @cached(maxsize=16)
 def simulated_roc(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA,
                   draws: int = ROC_DRAWS, seed: int = SEED) -> attacks.EmpiricalRoc:
-    """dplab.attacks.mechanism_roc of a section mechanism on D (0) and D' (1, the Gaussian's mu)."""
-    mechanism = section_mechanism(name, epsilon, delta)
-    return attacks.mechanism_roc(mechanism, 0, getattr(mechanism, "sensitivity", 1), draws,
-                         np.random.default_rng([seed, SIMULATED.index(name)]), confidence=ROC_CONFIDENCE)
+    """dplab.attacks.mechanism_roc of a section mechanism on D (0) and D' (1, the Gaussian's mu); discrete
+    outputs get randomized tests, which trace the whole curve, not only its vertices."""
+    m, rng = section_mechanism(name, epsilon, delta), np.random.default_rng([seed, SIMULATED.index(name)])
+    return attacks.mechanism_roc(m, 0, getattr(m, "sensitivity", 1), draws, rng, confidence=ROC_CONFIDENCE,
+                                 randomized=True)
 
 
 # --- 3. membership inference --------------------------------------------------------------------
-MI_EPSILON, MI_DELTA = 1.0, 1e-5
-MI_DRAWS = 1_000_000
+MI_EPSILON, MI_DELTA, MI_DRAWS = 1.0, 1e-5, 1_000_000
 #: heights clipped to [1.4, 2.0] m; n public (replace-one neighbours)
 HEIGHT_LOW, HEIGHT_HIGH = 1.4, 2.0
+#: the count is pure eps-DP; the Gaussian mean is (eps, delta)-DP
+RELEASE_DELTA = {"count": 0.0, "mean": MI_DELTA}
+#: the audit's power floor: at least this share of dplab.audit.audit_reach (its event is chosen on pilot runs)
+AUDIT_POWER = 0.5
 
 
 def release(name: str) -> tuple[Mechanism, float, float]:
@@ -97,12 +101,8 @@ def release(name: str) -> tuple[Mechanism, float, float]:
         raise ValueError(f"release must be 'count' or 'mean', got release={name!r}")
     h = np.clip(load_yrbss()["height_m"], HEIGHT_LOW, HEIGHT_HIGH)
     rest, n = float(np.sum(h[1:])), h.size
-    gaussian = Gaussian.calibrated((HEIGHT_HIGH - HEIGHT_LOW) / n, MI_EPSILON, MI_DELTA)
+    gaussian = Gaussian.calibrated(clipped_mean_sensitivity(HEIGHT_LOW, HEIGHT_HIGH, n), MI_EPSILON, MI_DELTA)
     return gaussian, (rest + HEIGHT_LOW) / n, (rest + HEIGHT_HIGH) / n
-
-
-#: the count is pure eps-DP; the Gaussian mean is (eps, delta)-DP
-RELEASE_DELTA = {"count": 0.0, "mean": MI_DELTA}
 
 
 @cached(maxsize=4)
@@ -132,6 +132,9 @@ ACCOUNTANTS = (acc.BasicAccountant(), acc.AdvancedAccountant(), acc.OptimalAccou
                acc.ZCDPAccountant("cks"), acc.PLDAccountant(step=2 * ACCOUNT_EPSILON / 2000))
 #: the Monte Carlo check of the PLD: k steps of eps0, delta at MC_EPSILON
 MC_K, MC_EPSILON0, MC_EPSILON, MC_DRAWS = 50, 0.1, 1.0, 400_000
+#: eps(1e-6) of 1000 Laplace steps of 0.1 by Google's dp_accounting, optimistic (grid 5e-5) and pessimistic
+#: (connect-the-dots, 1e-4), rounded outwards: a bracket by independent code (tests/lab/test_lesson08.py)
+DP_ACCOUNTING_BRACKET = (18.9491, 18.9503)
 
 
 def accounting(k: int) -> dict[str, float]:
@@ -168,16 +171,21 @@ CHOOSE_RMSE, CHOOSE_PRIOR = 5.0, 0.1
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md."""
     rows, alpha, violations = [], np.linspace(0, 1, 201), attacks.roc_violations
-    for eps in (0.5, 2.0):
-        for prior in (0.01, 0.25):
-            members, runs = attacker_at_the_bound(eps, prior, seed)
-            rows.append(ReportRow(
-                f"08.posterior_{eps:g}_{prior:g}", "a Bayesian attacker's posterior reaches e^ε p / (1 − p + "
-                "e^ε p) where the likelihood ratio is e^ε", "—", f"ε = {eps:g}, prior {prior:g}; Laplace "
-                f"count, the {runs} of {BAYES_DRAWS} releases with y ≥ 1", float(posterior_bound(prior, eps)),
-                "=", interval=lambda c, members=members, runs=runs: proportion_ci(members, runs, c)))
-    for name, delta in (("laplace", 0.0), ("gaussian", SMALL_DELTA), ("randomized response", 0.0),
-                        ("gaussian", LARGE_DELTA), ("truth or rr", LARGE_DELTA)):
+    for eps, prior in ((0.5, 0.01), (0.5, 0.25), (2.0, 0.01), (2.0, 0.25)):
+        members, runs = attacker_at_the_bound(eps, prior, seed)
+        rows.append(ReportRow(
+            f"08.posterior_{eps:g}_{prior:g}", "a Bayesian attacker's posterior reaches e^ε p / (1 − p + e^ε "
+            "p) where the likelihood ratio is e^ε", "—", f"ε = {eps:g}, prior {prior:g}; Laplace count, the "
+            f"{runs} of {BAYES_DRAWS} releases with y ≥ 1", float(posterior_bound(prior, eps)), "=",
+            interval=lambda c, members=members, runs=runs: proportion_ci(members, runs, c),
+            catches="promises.posterior_prior_as_odds, attacks.bayes_swapped_worlds: wrong bound or world"))
+    gaussian = dict(catches="tradeoff.gdp_alpha_not_complemented: G_μ(α) = Φ(Φ⁻¹(α) − μ)")
+    for name, delta, named in (
+            ("laplace", 0.0, dict(catches="laplace.tradeoff_middle_2a: the curve's middle piece off by 2")),
+            ("gaussian", SMALL_DELTA, gaussian), ("gaussian", LARGE_DELTA, gaussian),
+            ("randomized response", 0.0, dict(catches="randomized_response.keep_flip_swapped: p and q")),
+            ("truth or rr", LARGE_DELTA, dict(
+                catches="epsilon_delta.extreme_pair_unscaled, tradeoff.dp_second_branch_no_delta: 1 − δ"))):
         roc = simulated_roc(name, delta=delta or SMALL_DELTA, seed=seed)
         mechanism = section_mechanism(name, delta=delta or SMALL_DELTA)
         below = int(np.sum(mechanism.tradeoff(alpha) < tradeoff_dp(alpha, 1.0, delta) - 1e-12))
@@ -186,46 +194,57 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
             "curve (boxes off it, two-sided), and the curve lies above f_ε,δ (grid points below it): their "
             "sum", "—", f"ε = 1{f', δ = {delta:g}' if delta else ''}; {ROC_DRAWS} outputs a side, "
             f"{roc.thresholds.size} boxes at {ROC_CONFIDENCE:.1%} simultaneous; 201 grid points of α", 0.0,
-            "<=", value=float(violations(roc, mechanism.tradeoff, two_sided=True).size + below)))
-    for name in ("count", "mean"):
+            "<=", value=float(violations(roc, mechanism.tradeoff, two_sided=True).size + below), **named))
+    for name, named, audit_named in (
+            ("count", dict(catches="laplace.sample_sd_as_scale: noise for ε √2"),
+             dict(catches="audit.direction_swapped, laplace.sample_sd_as_scale: no power, or ε √2 spent")),
+            ("mean", dict(catches="sensitivity.clipped_mean_add_remove: noise for half the sensitivity"),
+             dict(catches="audit.direction_swapped, sensitivity.clipped_mean_add_remove: no power, 2Δ/σ"))):
         roc, audit, delta = membership_roc(name, seed), membership_audit(name, seed), RELEASE_DELTA[name]
         what = "Laplace count" if name == "count" else "Gaussian clipped mean (replace-one)"
+        certified, floor = audit.epsilon_lower, AUDIT_POWER * audit_reach(
+            release(name)[0].tradeoff, MI_DRAWS, confidence=ROC_CONFIDENCE, delta=delta)
         rows += [
             ReportRow(f"08.membership_{name}", "membership inference: TPR ≤ e^ε FPR + δ (boxes wholly above "
                       "the bound, one-sided)", "—", f"{what}, ε = {MI_EPSILON:g}, δ = {delta:g}; {MI_DRAWS} "
                       f"releases a side, {roc.thresholds.size} boxes", 0.0, "<=",
-                      value=float(violations(roc, lambda a, d=delta: tradeoff_dp(a, MI_EPSILON, d)).size)),
-            ReportRow(f"08.audit_{name}", "the empirical ε an attack certifies (99.9% lower bound) ≤ the "
-                      "claimed ε", "—", f"{name}, claimed ε = {MI_EPSILON:g}, δ = {delta:g}; {MI_DRAWS} runs "
-                      f"a side, event {audit.event[0]} {audit.event[1]:.3g}", MI_EPSILON, "<=",
-                      value=audit.epsilon_lower)]
+                      value=float(violations(roc, lambda a, d=delta: tradeoff_dp(a, MI_EPSILON, d)).size),
+                      **named),
+            ReportRow(f"08.audit_{name}", f"an attack's empirical ε (99.9% lower bound) in [{AUDIT_POWER:g}"
+                      " × what its runs can certify on the exact curve, the claimed ε]: how far outside", "—",
+                      f"{name}, claimed ε = {MI_EPSILON:g}, δ = {delta:g}; {MI_DRAWS} runs a side, event "
+                      f"{audit.event[0]} {audit.event[1]:.3g}: ε ≥ {certified:.3f}, floor {floor:.3f}", 0.0,
+                      "<=", value=max(floor - certified, certified - MI_EPSILON), **audit_named)]
     pld, low = composed_laplace(0.1, 1000, per_step=2000), composed_laplace(0.1, 1000, pessimistic=False)
     samples, mc_pld, k = monte_carlo_delta(seed), composed_laplace(MC_EPSILON0, MC_K), 16
     rng, eps0 = np.random.default_rng([seed, 43]), 1 / math.sqrt(k)
-    roc = attacks.likelihood_ratio_roc(-composed_losses(eps0, k, ROC_DRAWS, rng),
-                                       -composed_losses(eps0, k, ROC_DRAWS, rng, member=True),
-                                       confidence=ROC_CONFIDENCE)
+    roc = attacks.likelihood_ratio_roc(*(-composed_losses(eps0, k, ROC_DRAWS, rng, member=member)
+                                         for member in (False, True)), confidence=ROC_CONFIDENCE)
     target = Laplace.for_rmse(1.0, CHOOSE_RMSE)
     errors = target.sample(np.zeros(200_000), np.random.default_rng([seed, 47]))
+    where = f"k = 1000 Laplace steps of ε₀ = 0.1, δ = 10⁻⁶, grid step {pld.step:g}"
     return rows + [
-        ReportRow("08.pld_bracket", "rounding up and rounding down bracket the truth within k × step: "
-                  "ε_up(δ) − ε_down(δ) ≤ k × step", "—", f"k = 1000 Laplace steps of ε₀ = 0.1, δ = 10⁻⁶, "
-                  f"step {pld.step:g}: {low.epsilon(1e-6):.4f} ≤ ε ≤ {pld.epsilon(1e-6):.4f}",
-                  pld.rounding_bound, "<=", value=pld.epsilon(1e-6) - low.epsilon(1e-6)),
-        ReportRow("08.pld_reference", "PLD accounting of 1,000 Laplace mechanisms of ε₀ = 0.1: ε(10⁻⁶) = "
-                  "18.95 (pessimistic, within 0.5%)", "—", f"grid step {pld.step:g}, rounding bound "
-                  f"{pld.rounding_bound:.2g}; KOV gives {accounting(1000)['optimal (KOV)']:.2f}, advanced "
-                  f"{accounting(1000)['advanced (DRV)']:.2f}", 18.95, "exact", value=pld.epsilon(1e-6),
-                  rel_tol=0.005),
+        ReportRow("08.pld_reference", "PLD accounting rounded up is never below the truth: ε(10⁻⁶) ≥ "
+                  "dp_accounting's optimistic lower bound", "—", f"{where}; KOV gives "
+                  f"{accounting(1000)['optimal (KOV)']:.2f}", DP_ACCOUNTING_BRACKET[0], ">=",
+                  value=pld.epsilon(1e-6), catches="pld.compose_window_offset: the composed losses shifted"),
+        ReportRow("08.pld_bracket", "PLD accounting rounded down is never above the truth: ε(10⁻⁶) ≤ "
+                  "dp_accounting's pessimistic upper bound", "—", f"{where}: {low.epsilon(1e-6):.4f} ≤ ε ≤ "
+                  f"{pld.epsilon(1e-6):.4f}", DP_ACCOUNTING_BRACKET[1], "<=", value=low.epsilon(1e-6),
+                  catches="pld.accountant_ignores_optimistic: the optimistic accountant rounds up"),
         ReportRow("08.pld_monte_carlo", "δ(ε) of the composed PLD = the mean of (1 − e^(ε − L))₊ over "
                   "sampled privacy losses L", "—", f"k = {MC_K} Laplace steps of ε₀ = {MC_EPSILON0:g}, "
                   f"ε = {MC_EPSILON:g}; {MC_DRAWS} sampled losses", float(mc_pld.delta(MC_EPSILON)), "=",
-                  interval=lambda c: mean_ci(samples, c)),
+                  interval=lambda c: mean_ci(samples, c),
+                  catches="pld.delta_tail_mass, laplace.pld_slope_no_half, laplace.privacy_loss_sign: "
+                  "δ(ε) as Pr[L > ε], a wrong PLD, or the loss's sign flipped"),
         ReportRow("08.composed_tradeoff", "the attacker's ROC on k composed Laplace releases meets the PLD's "
                   "trade-off curve (two-sided)", "—", f"k = {k} steps of ε₀ = 1/√k; score = the summed loss; "
                   f"{ROC_DRAWS} runs a side, {roc.thresholds.size} boxes", 0.0, "<=",
-                  value=float(violations(roc, composed_laplace(eps0, k).tradeoff, two_sided=True).size)),
-        ReportRow("08.rmse_target", "the count released at ε = √2 / RMSE has mean squared error RMSE² "
-                  "(2/ε², notebook 1)", "—", f"RMSE = {CHOOSE_RMSE:g}: ε = {target.epsilon:.4f}; 2·10⁵ "
-                  "releases", CHOOSE_RMSE**2, "=", interval=lambda c: mean_ci(errors**2, c)),
+                  value=float(violations(roc, composed_laplace(eps0, k).tradeoff, two_sided=True).size),
+                  catches="laplace.privacy_loss_sign, laplace.pld_slope_no_half: a flipped loss, wrong PLD"),
+        ReportRow("08.rmse_target", "Laplace.for_rmse: the count released at the ε chosen for an RMSE "
+                  "target has mean squared error RMSE²", "—", f"RMSE = {CHOOSE_RMSE:g}: ε = "
+                  f"{target.epsilon:.4f}; 2·10⁵ releases", CHOOSE_RMSE**2, "=",
+                  interval=lambda c: mean_ci(errors**2, c), catches="laplace.for_rmse_no_sqrt2: ε = Δ/RMSE"),
     ]

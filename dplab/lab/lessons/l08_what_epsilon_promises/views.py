@@ -19,37 +19,35 @@ from dplab.mechanisms import Gaussian, Laplace, RandomizedResponse, laplace_mse
 from dplab.promises import posterior, posterior_bound, tradeoff_dp, tradeoff_gdp
 from dplab.simulate import proportion_ci
 
-ALPHA = np.linspace(0, 1, 401)
+#: the α axis of every trade-off plot, and the ε axis of section 5's panel
+ALPHA, CHOOSE_EPSILONS = np.linspace(0, 1, 401), np.geomspace(0.01, 10, 300)
 MECHANISM_COLORS = {"laplace": COLORS["laplace"], "gaussian": COLORS["gaussian"],
                     "randomized response": PALETTE[2], "truth or rr": PALETTE[3]}
 #: bounds are drawn thick, light and under the curves, so a curve on its bound leaves it visible
 BOUND_COLOR = "#c8c8c8"
-EPSILON_COLORS = dict(zip(lesson.POSTERIOR_EPSILONS, (PALETTE[5], PALETTE[0], PALETTE[3], PALETTE[4]),
-                          strict=True))
+EPSILON_COLORS = dict(zip(lesson.POSTERIOR_EPSILONS, (PALETTE[i] for i in (5, 0, 3, 4)), strict=True))
 
 
 def figure_posterior():
     """Left: the most a prior can grow after an eps-DP release, with the simulated Bayesian attacker
     where the likelihood ratio is e^eps. Right: its posterior at each output of the Laplace count."""
-    fig, (ax, ax_y) = new_figure(2, width=4.6, height=3.9)
-    prior = np.linspace(0.001, 0.999, 400)
+    (fig, (ax, ax_y)), prior = new_figure(2, width=4.6, height=3.9), np.linspace(0.001, 0.999, 400)
     ax.plot(prior, prior, ":", color="0.5", lw=1, label="no release: posterior = prior")
-    for eps in lesson.POSTERIOR_EPSILONS:
-        color = EPSILON_COLORS[eps]
+    for eps in lesson.POSTERIOR_EPSILONS:  # the intervals at the level of the notebook's asserts
+        color, level = EPSILON_COLORS[eps], lesson.LEVEL
         ax.plot(prior, posterior_bound(prior, eps), color=color, lw=1.5, label=f"bound at ε = {eps:g}")
-        cis = [proportion_ci(*lesson.attacker_at_the_bound(eps, p), 0.99) for p in lesson.POSTERIOR_PRIORS]
+        cis = [proportion_ci(*lesson.attacker_at_the_bound(eps, p), level) for p in lesson.POSTERIOR_PRIORS]
         errorbar_ci(ax, lesson.POSTERIOR_PRIORS, cis, fmt="o", ms=3.5, color=color)
-    ax.plot([], [], "o", ms=3.5, color="0.3", label="simulated attacker, outputs y ≥ 1 (99% CI)")
+    ax.plot([], [], "o", ms=3.5, color="0.3", label=f"simulated attacker, outputs y ≥ 1 ({level:.2%} CI)")
     ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="prior: Pr[Alice is in] before the release",
            ylabel="posterior: Pr[Alice is in | release]", title="how far one ε-DP release can move a belief")
     ax.legend(fontsize=7, loc="lower right")
-    eps, p = 1.0, 0.1
-    edges, grid = np.arange(-4.0, 5.01, 0.5), np.linspace(-4, 5, 400)
+    eps, p, edges, grid = 1.0, 0.1, np.arange(-4.0, 5.01, 0.5), np.linspace(-4, 5, 400)
     loss = Laplace(1.0, eps).privacy_loss(grid[:, None], [1.0], [0.0])  # Bayes' rule: the ratio is e^loss
     ax_y.plot(grid, posterior(p, loss), "k-", lw=1.5, label="Bayes' rule")
-    cis = membership_by_bin(*lesson.bayes_attack(eps, p), edges, 0.99)
+    cis = membership_by_bin(*lesson.bayes_attack(eps, p), edges, level)
     errorbar_ci(ax_y, (edges[:-1] + edges[1:]) / 2, cis, fmt="o", ms=3.5, color=PALETTE[0],
-                label="simulated: share of 'in' per bin (99% CI)")
+                label=f"simulated: share of 'in' per bin ({level:.2%} CI)")
     ax_y.axhline(float(posterior_bound(p, eps)), color=EPSILON_COLORS[1.0], ls="--", lw=1,
                  label=f"the bound: {posterior_bound(p, eps):.3f}")
     ax_y.axhline(p, color="0.5", ls=":", lw=1, label=f"the prior: {p:g}")
@@ -68,8 +66,7 @@ def figure_tradeoff():
     plots.tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
     ax.plot(ALPHA, tradeoff_dp(ALPHA, eps), "-", color=BOUND_COLOR, lw=5, zorder=1,
             label=f"f_ε: any {eps:g}-DP mechanism is above")
-    small = lesson.SMALL_DELTA
-    gaussian = f"Gaussian at (ε, {small:g}), μ = {mechanism('gaussian', eps, small).mu:.2f}"
+    gaussian = f"Gaussian at (ε, {lesson.SMALL_DELTA:g}), μ = {mechanism('gaussian', eps).mu:.2f}"
     for name, label in (("randomized response", "randomized response (on f_ε)"),
                         ("laplace", "Laplace, b = 1/ε"), ("gaussian", gaussian)):
         ax.plot(ALPHA, mechanism(name).tradeoff(ALPHA), color=MECHANISM_COLORS[name], lw=1.4, label=label)
@@ -94,14 +91,12 @@ def figure_membership():
     """Membership inference on log-log axes: the attacker's ROC on the Laplace count and on the
     Gaussian clipped mean, against TPR <= e^eps FPR + delta."""
     fig, axes = new_figure(2, width=4.6, height=4.0)
-    fpr, (gaussian, low, high), eps = np.geomspace(1e-6, 1, 300), lesson.release("mean"), lesson.MI_EPSILON
+    fpr, eps = np.geomspace(1e-6, 1, 300), lesson.MI_EPSILON
     for ax, release in zip(axes, ("count", "mean"), strict=True):
         delta, roc = lesson.RELEASE_DELTA[release], lesson.membership_roc(release)
-        if release == "count":
-            exact, title = 1 - Laplace(1.0, eps).tradeoff(fpr), f"DP count, Laplace, ε = {eps:g}"
-        else:
-            exact = 1 - tradeoff_gdp(fpr, (high - low) / gaussian.sigma)
-            title = f"DP mean (replace-one), Gaussian at ({eps:g}, {lesson.MI_DELTA:g})"
+        exact = 1 - lesson.release(release)[0].tradeoff(fpr)  # the Gaussian's: G_mu, mu = Delta/sigma
+        title = (f"DP count, Laplace, ε = {eps:g}" if release == "count"
+                 else f"DP mean (replace-one), Gaussian at ({eps:g}, {lesson.MI_DELTA:g})")
         ax.plot(fpr, np.minimum(1, math.exp(eps) * fpr + delta), "-", color=BOUND_COLOR, lw=5, zorder=1,
                 label=f"bound: TPR ≤ e^ε FPR{' + δ' if delta else ''}")
         ax.plot(fpr, exact, color=MECHANISM_COLORS["laplace" if release == "count" else "gaussian"], lw=1.4,
@@ -122,33 +117,28 @@ def figure_composition():
     releases of eps0 = 0.1 by every accounting."""
     fig, (ax, ax_h, ax_e) = new_figure(3, width=3.9, height=4.0)
     plots.tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
-    ax.set_ylabel("β")
-    ax.set_xlabel("α")
+    ax.set(xlabel="α", ylabel="β")
     for k, color in zip(lesson.CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
         ax.plot(ALPHA, lesson.composed_laplace(1 / math.sqrt(k), k).tradeoff(ALPHA), color=color, lw=1.4,
                 label=f"k = {k} (exact, PLD)")
-    k = max(lesson.CLT_KS)
-    eps0 = 1 / math.sqrt(k)
+    k, eps0 = max(lesson.CLT_KS), 1 / math.sqrt(max(lesson.CLT_KS))
     mu, pld = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k), lesson.composed_laplace(eps0, k)
     ax.plot(ALPHA, tradeoff_gdp(ALPHA, mu), "k--", lw=1.2,
             label=f"Gaussian, same mean loss as k = 64: μ = {mu:.2f}")
     ax.legend(fontsize=7, loc="upper right")
     # each step's loss has atoms at +-eps0 (outputs beyond the two counts), so the sum has atoms on a
     # lattice of spacing 2 eps0: bins of that width, centred on it, hold one atom each
-    width = 2 * eps0
-    edges = np.arange(-3.0, 4.0 + width / 2, width) - width / 2
+    edges, width, grid = np.arange(-3.0, 4.0 + eps0, 2 * eps0) - eps0, 2 * eps0, np.linspace(-3, 4, 300)
     sampled = lesson.composed_losses(eps0, k, 200_000, np.random.default_rng([lesson.SEED, 53]))
     ax_h.stairs(np.histogram(pld.losses, bins=edges, weights=pld.pmf)[0] / width, edges, color=PALETTE[0],
                 lw=1.5, label="exact PLD (FFT)")
     ax_h.hist(sampled, bins=edges, density=True, color=PALETTE[1], alpha=0.45, label="sampled losses (2·10⁵)")
-    grid = np.linspace(-3, 4, 300)
     ax_h.plot(grid, stats.norm.pdf(grid, mu**2 / 2, mu), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {mu:.3f}")
     ax_h.set(xlim=(-3, 4), ylim=(0, 0.62), xlabel="total privacy loss L", ylabel="density",
              title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
     ax_h.legend(fontsize=7, loc="upper left")
     table = [lesson.accounting(k) for k in lesson.ACCOUNT_KS]
-    for accountant in lesson.ACCOUNTANTS:
-        name = accountant.name
+    for name in (accountant.name for accountant in lesson.ACCOUNTANTS):
         color, ls = ACCOUNTANT_STYLES[name]
         kov = name.startswith("optimal")  # open squares on top: it lies between zCDP and the PLD
         ax_e.plot(lesson.ACCOUNT_KS, [row[name] for row in table], ls, color=color, lw=1.5,
@@ -225,8 +215,7 @@ class PromiseView:
         (self.roc,) = ax.plot([], [], "o", ms=3, color=PALETTE[3], label="simulated attacker")
         ax.legend(fontsize=7, loc="upper right")
         ax_p.plot(self.prior, self.prior, ":", color="0.5", lw=1, label="no release")
-        (self.post,) = ax_p.plot(self.prior, self.prior, lw=1.6, color=PALETTE[0],
-                                 label="posterior bound at ε")
+        (self.post,) = ax_p.plot(self.prior, self.prior, lw=1.6, color=PALETTE[0], label="posterior bound")
         (self.here,) = ax_p.plot([0.1], [0.1], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2,
                                  label="your prior's bound")
         self.text = ax_p.text(0.97, 0.05, "", transform=ax_p.transAxes, fontsize=8, ha="right")
@@ -239,8 +228,7 @@ class PromiseView:
     def update(self, values: dict, seed: int) -> str:
         eps, prior = float(values["epsilon"]), float(values["prior"])
         mechanism, delta, k = str(values["mechanism"]), float(values["delta"]), int(values["k"])
-        gaussian = mechanism == "gaussian"
-        curve, at_delta, mu = panel_curve(mechanism, eps, delta, k)
+        gaussian, (curve, at_delta, mu) = mechanism == "gaussian", panel_curve(mechanism, eps, delta, k)
         self.bound.set_ydata(tradeoff_dp(ALPHA, eps, delta if gaussian else 0.0))
         self.curve.set(ydata=curve, color=MECHANISM_COLORS[mechanism])
         self.limit.set(ydata=tradeoff_gdp(ALPHA, mu), visible=k > 1 and not gaussian)
@@ -251,17 +239,13 @@ class PromiseView:
         self.here.set_data([prior], [bound])
         self.text.set_text("the Gaussian is not ε-DP:\nthis curve is not its bound" if gaussian
                            else f"{prior:g} → at most {bound:.3f}")
-        plural = "s" if k > 1 else ""
-        each = (f"{k} release{plural} of (ε/k, δ/k) = ({eps / k:.3g}, {delta / k:.2g})" if gaussian
-                else f"{k} release{plural} of ε/k = {eps / k:.3g}")
-        if gaussian:
-            exact = f"{'together they are' if k > 1 else 'it is'} exactly μ-GDP with μ = {mu:.3f}"
-        elif k == 1:
-            exact = f"at δ = {PANEL_DELTA:g} its exact ε (PLD) is {at_delta:.3f}: nothing to compose"
-        else:
-            exact = (f"exact accounting (PLD) puts them at ε = {at_delta:.3f} for δ = {PANEL_DELTA:g}, "
-                     f"{'below' if at_delta < eps - 5e-4 else 'at'} the ε = {eps:.3g} that basic composition "
-                     "charges")
+        each = f"{k} release{'s' if k > 1 else ''} of " + (
+            f"(ε/k, δ/k) = ({eps / k:.3g}, {delta / k:.2g})" if gaussian else f"ε/k = {eps / k:.3g}")
+        exact = (f"{'together they are' if k > 1 else 'it is'} exactly μ-GDP with μ = {mu:.3f}" if gaussian
+                 else f"at δ = {PANEL_DELTA:g} its exact ε (PLD) is {at_delta:.3f}: nothing to compose"
+                 if k == 1 else f"exact accounting (PLD) puts them at ε = {at_delta:.3f} for δ = "
+                 f"{PANEL_DELTA:g}, {'below' if at_delta < eps - 5e-4 else 'at'} the ε = {eps:.3g} that "
+                 "basic composition charges")
         return (f"ε = {eps:.3g}, {mechanism}: {each}; {exact}. The simulated attacker ({PANEL_DRAWS} runs a "
                 "side) stays on or above the exact curve, up to sampling noise."
                 + (w.promise(mu=mu) if gaussian else w.promise(epsilon=eps, prior=prior)))
@@ -284,9 +268,6 @@ def promise_panel(seed: int = 0) -> w.SliderPanel:
 
 
 # --- the panel of section 5: choosing epsilon from both sides -------------------------------------
-CHOOSE_EPSILONS = np.geomspace(0.01, 10, 300)
-
-
 class ChooseView:
     """A count's error target fixes epsilon (notebook 1's formula); epsilon fixes the most an
     attacker's belief can grow (the posterior bound): both curves against epsilon, linked."""
@@ -316,8 +297,8 @@ class ChooseView:
         eps = Laplace.for_rmse(1.0, rmse).epsilon
         bound = float(posterior_bound(prior, eps))
         self.target.set_ydata([rmse, rmse])
-        self.line.set_xdata([eps, eps])
-        self.line_p.set_xdata([eps, eps])
+        for line in (self.line, self.line_p):
+            line.set_xdata([eps, eps])
         self.post.set_ydata(posterior_bound(prior, CHOOSE_EPSILONS))
         self.prior_line.set_ydata([prior, prior])
         self.here.set_data([eps], [bound])
