@@ -114,13 +114,14 @@ class Estimate:
 
 
 def mean_ci(samples: ArrayLike, confidence: float = 0.95, axis: int = -1) -> Estimate:
-    """Mean with the normal (CLT) interval mean +- z s / sqrt(n) along ``axis``."""
+    """Mean with Student's t interval mean +- t_{n-1} s / sqrt(n) along ``axis`` (the CLT's normal
+    interval for large n; the t quantile keeps a handful of samples from claiming too much)."""
     x = np.asarray(samples, dtype=float)
     n = x.shape[axis]
     if n < 2:
         raise ValueError(f"mean_ci needs at least 2 samples, got n={n}")
     mean = x.mean(axis=axis)
-    half = stats.norm.ppf(0.5 + confidence / 2) * x.std(axis=axis, ddof=1) / np.sqrt(n)
+    half = stats.t.ppf(0.5 + confidence / 2, n - 1) * x.std(axis=axis, ddof=1) / np.sqrt(n)
     return Estimate(mean, mean - half, mean + half, confidence)
 
 
@@ -201,7 +202,7 @@ class ScaledErrors:
             m4 = np.dot(z2, z2) / self.n
             self._moments = {1: (m1, m2 - m1 * m1), 2: (m2, m4 - m2 * m2)}
         mean, var = self._moments[power]
-        half = stats.norm.ppf(0.5 + confidence / 2) * np.sqrt(var * self.n / (self.n - 1) / self.n)
+        half = stats.t.ppf(0.5 + confidence / 2, self.n - 1) * np.sqrt(var * self.n / (self.n - 1) / self.n)
         return Estimate(mean, mean - half, mean + half, confidence)
 
     def mse(self, scales: ArrayLike, confidence: float = 0.95) -> Estimate:

@@ -105,6 +105,16 @@ def test_worst_neighbour_is_a_corner(variant, c, output):
         pytest.approx(searched, rel=1e-9)
 
 
+@pytest.mark.catches("sparse_vector.noise_ignores_sensitivity")
+def test_the_noise_scales_with_the_sensitivity():
+    """catches: sparse_vector.noise_ignores_sensitivity (noise for Delta = 1 whatever Delta): answers and
+    threshold 0, neighbours moving by Delta = 2 see the same loss as Delta = 1 only if the noise doubles"""
+    for k in (1, 5):
+        at_1 = exact_privacy_loss("above_threshold", np.zeros(k), 0.0, 0.8)
+        assert exact_privacy_loss("above_threshold", np.zeros(k), 0.0, 0.8, sensitivity=2.0) == \
+            pytest.approx(at_1, rel=1e-9)
+
+
 def test_noisy_value_worst_neighbour_at_a_given_value():
     f, threshold, eps = np.array([0.2, -0.4, 0.7]), 0.1, 0.9
     for value in (0.0, 1.5, 3.0):

@@ -63,4 +63,8 @@ MUTANTS = (
            "return math.floor(sigma_1**2 * epsilon**2 / 2) + 1",
            "return math.floor(sigma_1**2 * epsilon**2 / 2)",
            "the crossover k without its + 1: the largest k at which Laplace still wins"),
+    Mutant("gaussian.zcdp_sigma_no_sqrt", GAUSSIAN,
+           "check_sensitivity(sensitivity) / math.sqrt(2 * check_rho(rho))",
+           "check_sensitivity(sensitivity) / (2 * check_rho(rho))",
+           "sigma = Delta/(2 rho) for Delta/sqrt(2 rho) (right only at rho = 1/2)"),
 )

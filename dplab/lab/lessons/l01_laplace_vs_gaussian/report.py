@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
+from scipy import integrate, stats
 
 from dplab.accounting import advanced_composition, approx_dp_to_zcdp, zcdp_to_approx_dp
 from dplab.attacks import privacy_loss_samples
@@ -44,6 +44,10 @@ TALL = 1.80  # metres: the count query counts students at least this tall
 BETA = 0.05
 ACC_K = np.array([1, 3, 10, 30, 100, 300, 1000])
 ACC_TRIALS = 20_000
+#: the first three rows draw Lap(b) with the b their theory uses: they test the formulas in b, not b itself
+SHARED_B = "; b = laplace_scale(Δ, ε) on both sides (b itself: tests/mechanisms/test_laplace.py)"
+#: the zCDP calibration's Renyi check: at rho = 1/2 (and Delta = 1) sigma = 1 hides a dropped square root
+RENYI_RHO, RENYI_ALPHAS = 0.125, (2, 4, 8)
 
 
 def tail_probabilities(t: float) -> tuple[float, float]:
@@ -100,6 +104,16 @@ def _classical_delta_scipy(epsilon: float, delta: float) -> float:
     return norm.cdf(a - b) - math.exp(epsilon) * norm.cdf(-a - b)
 
 
+def _renyi_by_quadrature(sigma: float, alpha: float) -> float:
+    """D_alpha(N(0, sigma^2) || N(1, sigma^2)) = ln(integral of p^alpha q^(1 - alpha)) / (alpha - 1), by
+    scipy's quadrature, independent of dplab (Mironov 2017, Prop. 7: alpha / (2 sigma^2))."""
+    def tilted(y: float) -> float:
+        return math.exp(alpha * stats.norm.logpdf(y, 0, sigma) + (1 - alpha) * stats.norm.logpdf(y, 1, sigma))
+
+    mass, _ = integrate.quad(tilted, -80 * sigma, 80 * sigma, points=[1 - alpha], limit=200)
+    return math.log(mass) / (alpha - 1)
+
+
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md (intervals computed by report.evaluate_rows)."""
     n, eps = 400_000, 0.5
@@ -121,14 +135,16 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     hs_a = hockey_stick_samples(privacy_loss_samples(Gaussian(1, sig_a), [0], [1], 2_000_000, seed), eps_g)
     rho, delta_z = 0.5, 1e-6
     sig_z, eps_z = gaussian_sigma_zcdp(1, rho), zcdp_to_approx_dp(rho, delta_z)
+    sig_renyi = gaussian_sigma_zcdp(1, RENYI_RHO)
     return [
-        ReportRow("01.laplace_mse", "E[err²] = 2(Δ/ε)²", "003", f"Δ=1, ε={eps}, n={n}",
+        ReportRow("01.laplace_mse", "E[err²] = 2(Δ/ε)²", "003", f"Δ=1, ε={eps}, n={n}{SHARED_B}",
                   laplace_mse(1, eps), "=", interval=lambda c: lap.mse(b, c),
                   catches="laplace.mse_no_factor_2: the Laplace variance b² for 2b²"),
-        ReportRow("01.laplace_mae", "E|err| = Δ/ε", "004", f"Δ=1, ε={eps}, n={n}",
+        ReportRow("01.laplace_mae", "E|err| = Δ/ε", "004", f"Δ=1, ε={eps}, n={n}{SHARED_B}",
                   laplace_mae(1, eps), "=", interval=lambda c: lap.mae(b, c),
                   catches="laplace.mae_is_std: E|err| as the standard deviation √2 Δ/ε"),
-        ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004", f"Δ=1, ε={eps}, β={BETA}, n={n}",
+        ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004",
+                  f"Δ=1, ε={eps}, β={BETA}, n={n}{SHARED_B}",
                   BETA, "=", interval=lambda c: lap.exceed(b, t, c),
                   catches="laplace.tail_one_sided: t from the one-sided tail, (Δ/ε) ln(1/(2β))"),
         ReportRow("01.count_mse", "count query: E[err²] = 2(1/ε)²", "003",
@@ -172,6 +188,12 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   f"Δ=1, ρ={rho}, δ={delta_z:g}, ε={eps_z:.4f}, Balle-Wang Thm 8", delta_z, "<=",
                   value=gaussian_delta(sig_z, 1, eps_z),
                   catches="zcdp.simple_conversion_no_2, gaussian.zcdp_sigma_too_small: ε or σ too small"),
+        ReportRow("01.gauss_zcdp_renyi", "zCDP σ = Δ/√(2ρ) makes the Gaussian ρ-zCDP: D_α(N(0, σ²) ‖ "
+                  "N(Δ, σ²)) = αρ, the divergence by quadrature (scipy): max relative error", "002",
+                  f"Δ=1, ρ={RENYI_RHO}, α = {', '.join(map(str, RENYI_ALPHAS))}", 1e-7, "<=",
+                  value=max(abs(_renyi_by_quadrature(sig_renyi, a) / (a * RENYI_RHO) - 1)
+                            for a in RENYI_ALPHAS),
+                  catches="gaussian.zcdp_sigma_too_small, gaussian.zcdp_sigma_no_sqrt: Δ/(2√ρ) or Δ/(2ρ)"),
         ReportRow("01.gauss_delta_reference", "δ(σ=1, Δ=1, ε=1), Balle-Wang Thm 8", "002",
                   "dp-accounting 0.6.0 reference", 0.1269367375, "exact",
                   value=gaussian_delta(1.0, 1.0, 1.0), rel_tol=1e-8,

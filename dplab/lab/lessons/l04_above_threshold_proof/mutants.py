@@ -53,4 +53,8 @@ MUTANTS = (
            "above = f + noise.query * rng.laplace(0.0, 1.0, size=(runs, f.size)) >= that",
            "above = f + noise.threshold * rng.laplace(0.0, 1.0, size=(runs, f.size)) >= that",
            "AboveThreshold's sampler draws the query noise at Lap(2Δ/ε), the exact code keeps Lap(4Δ/ε)"),
+    Mutant("sparse_vector.noise_ignores_sensitivity", SV,
+           "return _Noise(2 * d / eps, 4 * d / eps, None, True)",
+           "return _Noise(2 / eps, 4 / eps, None, True)",
+           "AboveThreshold's noise for sensitivity 1 whatever Delta (every check at Delta = 1 passes)"),
 )

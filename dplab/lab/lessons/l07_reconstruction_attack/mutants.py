@@ -54,4 +54,8 @@ MUTANTS = (
            "other = 1 - v if self.k == 2 else (v + 1 + rng.integers(0, self.k - 1, size=shape)) % self.k",
            "other = 1 - v if self.k == 2 else rng.integers(0, self.k, size=shape)",
            "K-ary randomized response draws the other value from all K values, the truth included"),
+    Mutant("simulate.mean_ci_normal_quantile", "dplab/simulate.py",
+           "half = stats.t.ppf(0.5 + confidence / 2, n - 1) * x.std(axis=axis, ddof=1) / np.sqrt(n)",
+           "half = stats.norm.ppf(0.5 + confidence / 2) * x.std(axis=axis, ddof=1) / np.sqrt(n)",
+           "the mean's interval with the normal quantile on a handful of releases (too narrow: t_{n-1})"),
 )
