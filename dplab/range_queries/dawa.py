@@ -249,7 +249,7 @@ def spread(x: ArrayLike, buckets: list[tuple[int, int]], epsilon2: float, strate
     bin estimates), with a leading axis of ``size`` independent runs when size is given."""
     x = _check_bins(x)
     starts, lengths = _layout(buckets)
-    measured = range_strategy(strategy, len(buckets))
+    measured = range_strategy(strategy, len(buckets), include_root=False)
     totals = measured.reconstruct(measured.measure(np.add.reduceat(x, starts), epsilon2, rng=rng, size=size))
     return totals, np.repeat(totals / lengths, lengths, axis=-1)
 

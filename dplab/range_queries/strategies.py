@@ -19,7 +19,7 @@ k columns knows they are empty and does a little better):
   (sensitivity = number of measured levels); a range is the sum of its maximal tree
   nodes, or, with inference, read off the consistent least-squares tree estimate of
   Hay, Rastogi, Miklau & Suciu (VLDB 2010), computed in O(k). The root is measured
-  only with ``include_root=True``.
+  only with ``include_root=True`` (Hay et al.'s H measures it); a hierarchy always says which.
 * :class:`WaveletStrategy`: Privelet (Xiao, Wang & Gehrke, ICDE 2010): the Haar wavelet of
   the bins padded to 2^h, each coefficient weighted by its support, i.e. the grand
   total and, for every node of the binary tree, (left half sum - right half sum); a
@@ -87,10 +87,9 @@ def _level_sizes(n_leaves: int, branching: int, include_root: bool) -> list[int]
     return sizes[::-1]  # top level first
 
 
-def consistent_tree_estimate(
-    noisy_tree: ArrayLike, branching: int = 2, include_root: bool = False
-) -> np.ndarray:
-    """Least-squares leaf counts consistent with a noisy b-ary tree (Hay et al. 2010, Thm 3).
+def consistent_tree_estimate(noisy_tree: ArrayLike, branching: int = 2, *, include_root: bool) -> np.ndarray:
+    """Least-squares leaf counts consistent with a noisy b-ary tree (Hay et al. 2010, Thm 3), whose
+    root is measured iff ``include_root`` (Hay et al.'s H measures it: ``include_root=True``).
 
     ``noisy_tree`` is flat in level order (top level first, leaves last, each level left
     to right), with equal noise variance on every node; leading axes are trials.
@@ -347,8 +346,10 @@ class HierarchyStrategy(_LevelStrategy):
     name = "hierarchy"
     answers_directly = True
 
-    def __init__(self, k: int, branching: int = 2, include_root: bool = False):
+    def __init__(self, k: int, branching: int = 2, *, include_root: bool):
         super().__init__(k)
+        if not isinstance(include_root, bool):
+            raise TypeError(f"include_root must be True or False, got include_root={include_root!r}")
         self.branching = check_branching(branching)
         self.include_root = bool(include_root)
         self.height = max(tree_height(self.k, self.branching), 1)
@@ -366,7 +367,7 @@ class HierarchyStrategy(_LevelStrategy):
 
     def reconstruct(self, y: ArrayLike) -> np.ndarray:
         """The consistent least-squares estimate of Hay et al. in O(k), cut to k bins."""
-        leaves = consistent_tree_estimate(y, self.branching, self.include_root)
+        leaves = consistent_tree_estimate(y, self.branching, include_root=self.include_root)
         return leaves[..., : self.k]
 
     def direct_total_error(self, noise: np.ndarray, chunk: int = 1 << 18) -> np.ndarray:
@@ -523,13 +524,19 @@ _CLASSES = {"all_ranges": AllRangesStrategy, "identity": IdentityStrategy,
 STRATEGIES = tuple(_CLASSES)
 
 
-def range_strategy(name: str, k: int, branching: int = 2, include_root: bool = False) -> RangeStrategy:
-    """The strategy ``name`` (one of STRATEGIES) for k bins; ``branching`` and
-    ``include_root`` concern the hierarchy only (the wavelet is always binary). Mind the root:
-    Hay et al.'s H measures it, ``include_root=False`` (the default) leaves it out."""
+def range_strategy(name: str, k: int, branching: int = 2, *,
+                   include_root: bool | None = None) -> RangeStrategy:
+    """The strategy ``name`` (one of STRATEGIES) for k bins; a hierarchy must say whether it measures its
+    root (Hay et al.'s H does: ``include_root=True``). ``branching`` and ``include_root`` concern the
+    hierarchy only (the wavelet is always binary)."""
     check_choice(name, STRATEGIES, "name")
     if name == "hierarchy":
-        return HierarchyStrategy(k, branching, include_root)
+        if include_root is None:
+            raise TypeError("a hierarchy needs include_root=True (Hay et al.'s H, root measured) or False, "
+                            "got include_root=None")
+        return HierarchyStrategy(k, branching, include_root=include_root)
+    if include_root:
+        raise ValueError(f"include_root concerns the hierarchy only, got include_root=True for name={name!r}")
     check_branching(branching)
     return _CLASSES[name](k)
 

@@ -34,9 +34,10 @@ __all__ = [
 
 
 @lru_cache(maxsize=4096)
-def _units(name: str, k: int, branching: int, inference: bool, include_root: bool) -> tuple[float, float]:
+def _units(name: str, k: int, branching: int, inference: bool, include_root: bool | None
+           ) -> tuple[float, float]:
     """(sensitivity, error units) of a named strategy: epsilon-free, cached."""
-    s = range_strategy(name, k, branching, include_root)
+    s = range_strategy(name, k, branching, include_root=include_root)
     return s.sensitivity, s.error_units(inference)
 
 
@@ -46,13 +47,14 @@ def expected_total_error(
     epsilon: float | None = None,
     branching: int = 2,
     inference: bool = False,
-    include_root: bool = False,
+    *,
+    include_root: bool | None = None,
 ) -> float:
     """The TOTAL over all k(k+1)/2 ranges (not per query: :func:`expected_error_per_query`) of the
     exact expected squared error of a strategy, with its own answers (``inference=False``) or
     least squares (``inference=True``). ``name`` is a
-    strategy's name (with ``k``, ``branching`` and ``include_root``: Hay et al.'s H measures
-    the root, ``include_root=False`` leaves it out) or any :class:`RangeStrategy` object
+    strategy's name (with ``k``, ``branching`` and, for a hierarchy, ``include_root``: Hay et al.'s H
+    measures the root, ``include_root=True``) or any :class:`RangeStrategy` object
     (p-Identity included; ``k`` then its own).
 
     identity:    (2/eps^2) k(k+1)(k+2)/6 (a range of length L has variance 2L/eps^2).
@@ -72,7 +74,7 @@ def expected_total_error(
     if k is None:
         raise ValueError(f"k must be given with a strategy's name, got k=None for name={name!r}")
     sensitivity, units = _units(name, check_positive_int(k, "k"), check_branching(branching),
-                                bool(inference), bool(include_root))
+                                bool(inference), include_root)
     return laplace_mse(sensitivity, epsilon) * units
 
 
@@ -82,32 +84,33 @@ def expected_error_per_query(
     epsilon: float | None = None,
     branching: int = 2,
     inference: bool = False,
-    include_root: bool = False,
+    *,
+    include_root: bool | None = None,
 ) -> float:
     """Expected squared error per range query: expected_total_error / (k(k+1)/2), for a
     strategy's name or a :class:`RangeStrategy` object."""
-    total = expected_total_error(name, k, epsilon, branching, inference, include_root)
+    total = expected_total_error(name, k, epsilon, branching, inference, include_root=include_root)
     return total / n_ranges(name.k if isinstance(name, RangeStrategy) else k)
 
 
-def hierarchy_crossover_k(branching: int = 2, include_root: bool = False, max_height: int = 30) -> int:
+def hierarchy_crossover_k(branching: int = 2, *, include_root: bool, max_height: int = 30) -> int:
     """The smallest power of b at which hierarchy + inference has a lower total error over
     all ranges than identity (epsilon cancels: both errors scale as 1/epsilon^2)."""
     b = check_branching(branching)
     for h in range(1, max_height + 1):
         k = b**h
-        if expected_total_error("hierarchy", k, 1.0, b, True, include_root) < \
+        if expected_total_error("hierarchy", k, 1.0, b, True, include_root=include_root) < \
                 expected_total_error("identity", k, 1.0):
             return k
     raise ValueError(f"no crossover up to {b}^{max_height} bins")
 
 
-def hierarchy_units_by_columns(k: int, branching: int = 2, include_root: bool = False) -> float:
+def hierarchy_units_by_columns(k: int, branching: int = 2, *, include_root: bool) -> float:
     """||W A^+||_F^2 of the b-ary hierarchy column by column: Hay et al. (2010)'s inference applied
     to a unit error at each node m in turn, sum_m ||W A^+ e_m||^2, each column scored over all ranges
     with :func:`~dplab.range_queries.errors.all_range_total_error`. O(k^2): a second computation of
     ``error_units(inference=True)`` (the spectral form of Li, Miklau et al. 2010), independent of it."""
-    s = range_strategy("hierarchy", k, branching, include_root)
+    s = range_strategy("hierarchy", k, branching, include_root=include_root)
     return float(np.sum(all_range_total_error(s.reconstruct(np.eye(s.n_measurements)))))
 
 
@@ -117,17 +120,18 @@ def hierarchy_crossover_k_by_columns(branching: int = 2) -> int:
     sensitivity) is the number of measured levels and the right side is identity's total error."""
     b = check_branching(branching)
     k = b
-    while hierarchy_units_by_columns(k, b) * 2 * len(range_strategy("hierarchy", k, b).level_sizes) ** 2 \
-            >= 2 * k * (k + 1) * (k + 2) / 6:
+    while (hierarchy_units_by_columns(k, b, include_root=False) * 2
+           * len(range_strategy("hierarchy", k, b, include_root=False).level_sizes) ** 2
+           >= 2 * k * (k + 1) * (k + 2) / 6):
         k *= b
     return k
 
 
-def best_branching(k: int, branchings=range(2, 65), include_root: bool = False) -> tuple[int, float]:
+def best_branching(k: int, branchings=range(2, 65), *, include_root: bool) -> tuple[int, float]:
     """The branching factor with the lowest hierarchy + inference error for k bins, and that
     error per range query at epsilon = 1."""
     k = check_positive_int(k, "k")
-    errors = {b: expected_error_per_query("hierarchy", k, 1.0, b, True, include_root)
+    errors = {b: expected_error_per_query("hierarchy", k, 1.0, b, True, include_root=include_root)
               for b in branchings}
     best = min(errors, key=errors.get)
     return best, errors[best]
@@ -144,7 +148,7 @@ def seed_error_orders(k: ArrayLike, epsilon: float) -> dict[str, np.ndarray]:
 
 
 def hierarchy_crossover_any_k(
-    branching: int = 2, include_root: bool = False, k_max: int = 1100
+    branching: int = 2, *, include_root: bool, k_max: int = 1100
 ) -> tuple[int, int]:
     """Where hierarchy + inference beats identity over every k < k_max, padding included:
     (the first k at which it wins, the k from which it wins for every larger k < k_max).
@@ -154,7 +158,7 @@ def hierarchy_crossover_any_k(
     """
     b = check_branching(branching)
     k_max = check_positive_int(k_max, "k_max")
-    wins = [expected_total_error("hierarchy", k, 1.0, b, True, include_root)
+    wins = [expected_total_error("hierarchy", k, 1.0, b, True, include_root=include_root)
             < expected_total_error("identity", k, 1.0) for k in range(1, k_max)]
     if not wins[-1]:
         raise ValueError(f"hierarchy + inference does not win at k = {k_max - 1}: raise k_max")
@@ -167,7 +171,7 @@ def hierarchy_node_variance(k: int, epsilon: float, branching: int = 2, include_
     """Variance of one noisy node of the b-ary hierarchy: 2 (l/eps)^2 with l the number of
     measured levels (its sensitivity); l = log_b k for k = b^H without the root, the seed's
     "error in each node O(log^2 k / eps^2)"."""
-    s = range_strategy("hierarchy", k, branching, include_root)
+    s = range_strategy("hierarchy", k, branching, include_root=include_root)
     return laplace_mse(s.sensitivity, epsilon)
 
 

@@ -47,17 +47,17 @@ def test_units_by_columns_are_the_dense_matrix_mechanism(k, b, root):
 def test_crossover_by_columns_against_dense_units():
     """catches: the sensitivity l not squared in 2 l^2 ||W A^+||^2 (the tree would win from k = 16)"""
     k = 2
-    while 2 * len(range_strategy("hierarchy", k, 2).level_sizes) ** 2 * _dense_units(k, 2, False) \
-            >= 2 * k * (k + 1) * (k + 2) / 6:
+    while (2 * len(range_strategy("hierarchy", k, 2, include_root=False).level_sizes) ** 2
+           * _dense_units(k, 2, False) >= 2 * k * (k + 1) * (k + 2) / 6):
         k *= 2
     assert hierarchy_crossover_k_by_columns(2) == k == 512
-    assert hierarchy_crossover_k_by_columns(4) == hierarchy_crossover_k(4)
+    assert hierarchy_crossover_k_by_columns(4) == hierarchy_crossover_k(4, include_root=False)
 
 
 def test_simulated_unit_errors_have_the_unit_noise_variance():
     """catches: noise drawn at Lap(1/eps) with eps = 1 instead of Lap(Delta/eps) at eps = Delta (the
     totals would be Delta^2 = 36 times the units), or by-length errors of the direct answers"""
-    s = range_strategy("hierarchy", 64, 2)  # sensitivity 6
+    s = range_strategy("hierarchy", 64, 2, include_root=False)  # sensitivity 6
     totals, by_length = simulated_unit_errors(s, 2000, 3, inference=True)
     assert dplab.mean_ci(totals, 0.999).contains(2 * s.error_units(inference=True))
     assert by_length.shape == (64,)

@@ -44,7 +44,8 @@ def test_consistent_tree_estimate_is_least_squares(k, b, root):
     y = rng.normal(size=(4, s.n_measurements))
     a = _tree_matrix(s)
     dense = np.linalg.lstsq(a, y.T, rcond=None)[0].T  # least squares over all padded leaves
-    np.testing.assert_allclose(range_queries.consistent_tree_estimate(y, b, root), dense, atol=1e-9)
+    np.testing.assert_allclose(range_queries.consistent_tree_estimate(y, b, include_root=root), dense,
+                               atol=1e-9)
     np.testing.assert_allclose(s.reconstruct(y), dense[:, :k], atol=1e-9)
 
 
@@ -168,7 +169,7 @@ def test_simulated_total_error_matches_theory(name, b, inference, root):
     x = np.random.default_rng(3).integers(0, 50, size=k).astype(float)
     y = s.measure(x, eps, rng=4, size=trials)
     est = dplab.mean_ci(s.total_error(y, x, inference=inference), 0.999)
-    assert est.contains(dplab.expected_total_error(name, k, eps, b, inference, root))
+    assert est.contains(dplab.expected_total_error(name, k, eps, b, inference, include_root=root))
 
 
 def test_reference_numbers_per_query():
@@ -177,10 +178,24 @@ def test_reference_numbers_per_query():
     assert dplab.expected_total_error("identity", 256, 1.0) / per_query == pytest.approx(172.0, abs=0.05)
     assert dplab.expected_total_error("hierarchy", 256, 1.0, 2, inference=True, include_root=True) \
         / per_query == pytest.approx(264.8, abs=0.05)
-    assert dplab.expected_total_error("hierarchy", 256, 1.0, 16, inference=True) / per_query == \
-        pytest.approx(79.2, abs=0.05)
+    sixteen = dplab.expected_total_error("hierarchy", 256, 1.0, 16, inference=True, include_root=False)
+    assert sixteen / per_query == pytest.approx(79.2, abs=0.05)
     k = 40  # strategy 1: the total over all ranges is about k^6 / (16 eps^2)
     assert dplab.expected_total_error("all_ranges", k, 1.0) == pytest.approx(k**6 / 16, rel=0.2)
+
+
+@pytest.mark.catches("strategies.root_left_out_silently")
+def test_a_hierarchy_says_whether_it_measures_its_root():
+    """catches: strategies.root_left_out_silently (a hierarchy built without a word about its root leaves it
+    out, unlike Hay et al.'s H): the choice is required, and it concerns hierarchies only"""
+    for call in (lambda: dplab.range_strategy("hierarchy", 8), lambda: range_queries.HierarchyStrategy(8),
+                 lambda: dplab.expected_total_error("hierarchy", 8, 1.0),
+                 lambda: range_queries.consistent_tree_estimate(np.zeros(14), 2)):
+        with pytest.raises(TypeError, match="include_root"):
+            call()
+    with pytest.raises(ValueError, match="include_root concerns the hierarchy only, got include_root=True"):
+        dplab.range_strategy("identity", 8, include_root=True)
+    assert dplab.range_strategy("hierarchy", 8, include_root=True).sensitivity == 4  # levels of 1, 2, 4, 8
 
 
 def test_bad_input():
@@ -191,7 +206,7 @@ def test_bad_input():
     with pytest.raises(TypeError, match="k must be a positive integer"):
         dplab.range_strategy("identity", 2.5)
     with pytest.raises(ValueError, match="branching must be an integer >= 2, got branching=1"):
-        dplab.range_strategy("hierarchy", 8, branching=1)
+        dplab.range_strategy("hierarchy", 8, branching=1, include_root=False)
     s = dplab.range_strategy("identity", 4)
     with pytest.raises(ValueError, match="non-empty 1-d histogram"):
         s.measure([], 1.0)
@@ -202,7 +217,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="epsilon"):
         s.measure([1.0, 2.0, 3.0, 4.0], 0.0)
     with pytest.raises(ValueError, match="no complete 2-ary tree"):
-        range_queries.consistent_tree_estimate(np.zeros(5), 2)
+        range_queries.consistent_tree_estimate(np.zeros(5), 2, include_root=False)
     with pytest.raises(ValueError, match="at least one bin"):
         dplab.all_range_total_error(np.zeros((2, 0)))
 
@@ -247,7 +262,7 @@ def test_per_query_crossover_and_orders():
 def test_crossover_over_every_k_matches_the_issue_references():
     # reference values computed independently by the lecturer (issue 8, M4), k < 1100
     for b, expected in ((2, (447, 542)), (4, (136, 136)), (8, (46, 118)), (16, (67, 67))):
-        assert dplab.hierarchy_crossover_any_k(b) == expected
+        assert dplab.hierarchy_crossover_any_k(b, include_root=False) == expected
 
 
 @pytest.mark.catches("theory.max_range_nodes_top_level")
@@ -255,7 +270,7 @@ def test_crossover_over_every_k_matches_the_issue_references():
 def test_max_range_nodes_against_the_canonical_decomposition(b, heights):
     """catches: the worst range's node count off by one level (two runs on the top level too)."""
     for h in heights:
-        s = dplab.range_strategy("hierarchy", b**h, b)
+        s = dplab.range_strategy("hierarchy", b**h, b, include_root=False)
         worst = max(len(_canonical_nodes(s, lo, hi)) for lo in range(b**h) for hi in range(lo + 1, b**h + 1))
         assert range_queries.hierarchy_max_range_nodes(b**h, b) == worst
 
@@ -271,7 +286,7 @@ def test_seed_intermediate_orders_stay_in_their_band():
 
 def test_prefix_error_units():
     np.testing.assert_allclose(dplab.range_strategy("identity", 7).prefix_error_units(), np.arange(1, 8))
-    s = dplab.range_strategy("hierarchy", 16, 2)
+    s = dplab.range_strategy("hierarchy", 16, 2, include_root=False)
     y = s.measure(np.zeros(16), 1.0, rng=9, size=40_000)
     prefix = np.cumsum(s.reconstruct(y), axis=1)  # simulated prefix errors (truth 0)
     units = s.prefix_error_units()
@@ -301,8 +316,8 @@ def test_expected_error_takes_a_strategy_object_as_well_as_a_name():
     from dplab.range_queries import PIdentityStrategy, load_p_identity
 
     for name, b, inference in (("identity", 2, False), ("hierarchy", 16, True), ("wavelet", 2, True)):
-        by_name = dplab.expected_total_error(name, 64, 0.5, b, inference)
-        strategy = dplab.range_strategy(name, 64, b)
+        by_name = dplab.expected_total_error(name, 64, 0.5, b, inference, include_root=False)
+        strategy = dplab.range_strategy(name, 64, b, include_root=False)
         by_object = dplab.expected_total_error(strategy, epsilon=0.5, inference=inference)
         assert by_object == pytest.approx(by_name)
         assert dplab.expected_error_per_query(strategy, 64, 0.5, inference=inference) == pytest.approx(

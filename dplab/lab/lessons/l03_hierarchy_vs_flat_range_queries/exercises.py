@@ -14,7 +14,8 @@ EXERCISES = [
              "Adding a row to bin i changes every range that holds it: i(k - i + 1) of them, at "
              "most 5 · 6 = 30 for k = 10 (bins 5 and 6) = ⌊(k+1)²/4⌋."),
     Exercise("03.2", "Binary hierarchy over k = 64 bins without the root: how many levels ℓ are "
-             "measured (its sensitivity)?", lambda: range_strategy("hierarchy", 64, 2).sensitivity,
+             "measured (its sensitivity)?",
+             lambda: range_strategy("hierarchy", 64, 2, include_root=False).sensitivity,
              "Levels of 2, 4, ..., 64 nodes.",
              "64 = 2⁶: the levels of 2, 4, 8, 16, 32 and 64 nodes are measured, and a row lies in "
              "one node of each, so the sensitivity is 6."),
@@ -24,15 +25,18 @@ EXERCISES = [
              "A range of length L sums L bins of variance 2/ε²; the mean length over all "
              "k(k+1)/2 ranges is (k + 2)/3, so the mean error is 2(k + 2)/3 = 44 at k = 64."),
     Exercise("03.4", "From which power of 2 on does binary hierarchy + inference (no root) beat "
-             "identity?", lambda: hierarchy_crossover_k(2), "Use the panel or expected_total_error.",
-             "Compare expected_total_error('hierarchy', k, 1, 2, inference=True) with identity's "
+             "identity?", lambda: hierarchy_crossover_k(2, include_root=False),
+             "Use the panel or expected_total_error.",
+             "Compare expected_total_error('hierarchy', k, 1, 2, inference=True, include_root=False) with "
+             "identity's "
              "2/ε² k(k+1)(k+2)/6 at k = 2, 4, 8, ...: per range query at ε = 1, 220.1 against 172.0 "
              "at k = 256 (identity wins), 305.5 against 342.7 at k = 512 (the tree wins from 512).",
              rel_tol=0.0),
     Exercise("03.5", "Which branching factor minimises hierarchy + inference error at k = 4096, "
              "the root not measured?",
-             lambda: best_branching(4096, range(2, 33))[0], "See the branching figure.",
-             "best_branching(4096, range(2, 33)) evaluates the exact error for every B: 16 wins with "
+             lambda: best_branching(4096, range(2, 33), include_root=False)[0], "See the branching figure.",
+             "best_branching(4096, range(2, 33), include_root=False) evaluates the exact error for every B: "
+             "16 wins with "
              "262.0 per range query at ε = 1 (with the root measured, B = 8 would, at 381.2). A wider "
              "tree has fewer levels (a smaller sensitivity) but more nodes per range.",
              rel_tol=0.0),

@@ -46,8 +46,8 @@ MUTANTS = (
            "total = all_range_total_error(np.ones(k)) / n",
            "Privelet's error: the total's row taken with ||r||^4 = n, not n^2"),
     Mutant("theory.crossover_without_inference", THEORY,
-           "        if expected_total_error(\"hierarchy\", k, 1.0, b, True, include_root) < \\",
-           "        if expected_total_error(\"hierarchy\", k, 1.0, b, False, include_root) < \\",
+           "        if expected_total_error(\"hierarchy\", k, 1.0, b, True, include_root=include_root) < \\",
+           "        if expected_total_error(\"hierarchy\", k, 1.0, b, False, include_root=include_root) < \\",
            "the crossover found for the hierarchy's direct answers, not with inference"),
     Mutant("theory.max_range_nodes_top_level", THEORY,
            "return b if height == 1 else 2 * (b - 1) * (height - 1) + (b - 2)",
@@ -63,4 +63,9 @@ MUTANTS = (
            "x = np.eye(k)",
            "p-Identity's error with (A^T A) = D^-1 (I + Theta^T Theta) D^-1 missing Theta^T Theta: "
            "the extra measurements ignored"),
+    Mutant("strategies.root_left_out_silently", "dplab/range_queries/strategies.py",
+           "        if include_root is None:\n            raise TypeError(",
+           "        if include_root is None:\n            include_root = False\n        if False:\n"
+           "            raise TypeError(",
+           "a hierarchy built without a word about its root leaves it out (Hay et al.'s H measures it)"),
 )

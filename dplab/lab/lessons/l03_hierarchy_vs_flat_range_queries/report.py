@@ -40,10 +40,10 @@ def _bounded_crossovers(max_height: int = 11) -> tuple[int, int]:
     never crosses gives -1 rather than a search on to 2^30 bins that exhausts memory."""
     def wins(h: int) -> bool:
         k = 2**h
-        return hierarchy_units_by_columns(k, 2) * 2 * h**2 < 2 * k * (k + 1) * (k + 2) / 6
+        return hierarchy_units_by_columns(k, 2, include_root=False) * 2 * h**2 < 2 * k * (k + 1) * (k + 2) / 6
     by_columns = next((2**h for h in range(1, max_height + 1) if wins(h)), -1)
     try:
-        return hierarchy_crossover_k(2, max_height=max_height), by_columns
+        return hierarchy_crossover_k(2, include_root=False, max_height=max_height), by_columns
     except ValueError:
         return -1, by_columns
 
@@ -68,11 +68,11 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
          dict(catches="strategies.wavelet_total_norm: the total's row weighted 1/n, not 1/n²")),
     ]
     for rid, formula, name, b, inference, root, trials, catches in configs:
-        s = range_strategy(name, k, b, root)
+        s = range_strategy(name, k, b, include_root=root)
         per = s.total_error(s.measure(x, 1.0, rng=seed, size=trials), x, inference=inference) / n_ranges(k)
         rows.append(ReportRow(rid, formula + " (per range query)", "000",
                               f"YRBSS heights, k={k}, B={b}, ε=1, n={trials}",
-                              expected_error_per_query(name, k, 1.0, b, inference, root), "=",
+                              expected_error_per_query(name, k, 1.0, b, inference, include_root=root), "=",
                               interval=lambda c, p=per: mean_ci(p, c), **catches))
     small = range_strategy("all_ranges", 24)
     xs = synthetic_histogram("zipf", 24, rng=seed)
@@ -101,24 +101,29 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   catches="strategies.identity_units_sum_of_squares: Σ L² for Σ L (k - L + 1)"),
         ReportRow("03.reference_binary_root", "binary + root + inference per query (reference)", "000",
                   "reference 264.8", 264.8, "exact",
-                  value=expected_error_per_query("hierarchy", 256, 1.0, 2, True, True), rel_tol=0.05 / 264.8,
+                  value=expected_error_per_query("hierarchy", 256, 1.0, 2, True, include_root=True),
+                  rel_tol=0.05 / 264.8,
                   catches="strategies.levels_as_height, strategies.spectral_lambda_levels: the root's level "
                   "not counted in the sensitivity, λ counts levels, not node sizes"),
         ReportRow("03.reference_16ary", "16-ary + inference per query (reference)", "000",
                   "reference 79.2", 79.2, "exact",
-                  value=expected_error_per_query("hierarchy", 256, 1.0, 16, True), rel_tol=0.05 / 79.2,
+                  value=expected_error_per_query("hierarchy", 256, 1.0, 16, True, include_root=False),
+                  rel_tol=0.05 / 79.2,
                   catches="strategies.spectral_lambda_levels: λ counts levels, not node sizes"),
         ReportRow("03.spectral_vs_columns", "‖W A⁺‖²_F: spectral formula vs Hay column by column", "000",
-                  "k=200, B=3", hierarchy_units_by_columns(200, 3), "exact",
-                  value=range_strategy("hierarchy", 200, 3).error_units(inference=True), rel_tol=1e-9,
+                  "k=200, B=3", hierarchy_units_by_columns(200, 3, include_root=False), "exact",
+                  value=range_strategy("hierarchy", 200, 3, include_root=False).error_units(inference=True),
+                  rel_tol=1e-9,
                   catches="strategies.tree_bottom_up_unweighted, strategies.tree_top_down_sign, "
                   "strategies.spectral_lambda_levels: Hay's estimate (columns) or the spectral form wrong"),
         ReportRow("03.inference_reduction",
                   "share of error removed by inference, binary, k=256: 1 - ‖W A⁺‖²/Σ nodes used", "000",
-                  "spectral formula vs Hay column by column", 1 - hierarchy_units_by_columns(256, 2)
-                  / range_strategy("hierarchy", 256, 2).error_units(inference=False), "exact",
-                  value=1 - expected_error_per_query("hierarchy", 256, 1.0, 2, True)
-                  / expected_error_per_query("hierarchy", 256, 1.0), rel_tol=1e-9,
+                  "spectral formula vs Hay column by column",
+                  1 - hierarchy_units_by_columns(256, 2, include_root=False)
+                  / range_strategy("hierarchy", 256, 2, include_root=False).error_units(inference=False),
+                  "exact",
+                  value=1 - expected_error_per_query("hierarchy", 256, 1.0, 2, True, include_root=False)
+                  / expected_error_per_query("hierarchy", 256, 1.0, include_root=False), rel_tol=1e-9,
                   catches="strategies.tree_bottom_up_unweighted, strategies.spectral_lambda_levels: Hay's "
                   "estimate (columns) or the spectral form wrong"),
         ReportRow("03.crossover_binary", "smallest power of 2 where hierarchy + inference beats identity",

@@ -52,7 +52,8 @@ def _standard_errors(label: str, k: int, branching: int, seed: int, trials: int)
     """simulated_unit_errors of a panel strategy: one draw per configuration, cached (common random
     numbers: epsilon only rescales it by (Delta/eps)^2)."""
     name, inference, *_ = PANEL_STRATEGIES[label]
-    return simulated_unit_errors(range_strategy(name, k, branching), trials, seed, inference=inference)
+    return simulated_unit_errors(range_strategy(name, k, branching, include_root=False), trials, seed,
+                                 inference=inference)
 
 
 def _trials_for(k: int, label: str = "identity") -> int:
@@ -100,10 +101,11 @@ class RangeErrorView:
         for label, line in self.lines.items():
             name, inference, *_ = PANEL_STRATEGIES[label]
             kk = ks[ks <= (2**10 if name == "all_ranges" else K_VALUES[-1])]
-            theory = [expected_error_per_query(name, int(j), eps, b, inference) for j in kk]
+            theory = [expected_error_per_query(name, int(j), eps, b, inference, include_root=False)
+                      for j in kk]
             if label == chosen and k <= SIMULATE_MAX_K.get(label, k):
                 totals, _ = _standard_errors(label, k, b, seed, _trials_for(k, label))
-                scale = range_strategy(name, k, b).sensitivity ** 2 / eps**2
+                scale = range_strategy(name, k, b, include_root=False).sensitivity ** 2 / eps**2
                 line.update(kk, theory, [k], mean_ci(totals, LEVEL).scaled(scale / n_ranges(k)))
             else:
                 line.update(kk, theory, [], Estimate(np.array([]), np.array([]), np.array([]), LEVEL))
@@ -111,8 +113,8 @@ class RangeErrorView:
         lengths = np.arange(1, k + 1)
         for label, artist in self.by_length.items():
             _, by_length = _standard_errors(label, k, b, seed, _trials_for(k))
-            artist.set_data(lengths, range_strategy(PANEL_STRATEGIES[label][0], k, b).sensitivity ** 2
-                            / eps**2 * by_length)
+            strategy = range_strategy(PANEL_STRATEGIES[label][0], k, b, include_root=False)
+            artist.set_data(lengths, strategy.sensitivity ** 2 / eps**2 * by_length)
         self.identity_theory.set_data(lengths, 2 * lengths / eps**2)
         if self.ax_len.get_xlim()[1] != k:  # the lengths of this k only (the panel redraws its axes)
             self.ax_len.set_xlim(1, k)
@@ -121,8 +123,9 @@ class RangeErrorView:
         shown = "" if k <= limit else f" (simulated only up to k = {limit}: every range is enumerated)"
         return (f"<b>k = {k}</b>, branching {b}, ε = {eps:.3g}: expected error per range query: "
                 f"identity {expected_error_per_query('identity', k, eps):.4g}, "
-                f"hierarchy {expected_error_per_query('hierarchy', k, eps, b):.4g}, "
-                f"hierarchy + inference {expected_error_per_query('hierarchy', k, eps, b, True):.4g}, "
+                f"hierarchy {expected_error_per_query('hierarchy', k, eps, b, include_root=False):.4g}, "
+                "hierarchy + inference "
+                f"{expected_error_per_query('hierarchy', k, eps, b, True, include_root=False):.4g}, "
                 f"wavelet {expected_error_per_query('wavelet', k, eps):.4g}; simulated: {chosen}{shown}. "
                 "<i>ε follows the drag; k and the branching factor rebuild the strategy and update on "
                 "release.</i>" + promise(epsilon=eps))  # every strategy is eps-DP (Laplace noise)
@@ -154,7 +157,8 @@ def figure_orders(epsilon: float = 1.0):
     ks = np.array(K_VALUES, dtype=float)
     for label in ("identity", "hierarchy", "hierarchy + inference", "wavelet (Privelet)"):
         name, inference, color, _ = PANEL_STRATEGIES[label]  # (the wavelet's error is the same either way)
-        exact = np.array([expected_total_error(name, int(k), epsilon, 2, inference) for k in ks])
+        exact = np.array([expected_total_error(name, int(k), epsilon, 2, inference, include_root=False)
+                          for k in ks])
         style = "--D" if label.startswith("wavelet") else "-o"  # it lies on hierarchy + inference
         ax.plot(ks, exact / ks**2, style, ms=3, color=COLORS[color], label=f"{label}: exact")
     orders = seed_error_orders(ks, epsilon)
@@ -188,12 +192,13 @@ def figure_branching(k: int = 4096, epsilon: float = 1.0):
     fig, (ax,) = new_figure(1, width=6.5, height=3.5)
     bs = np.arange(2, 33)
     for root, style in ((False, "-o"), (True, "--s")):
-        errors = [expected_error_per_query("hierarchy", k, epsilon, int(b), True, root) for b in bs]
+        errors = [expected_error_per_query("hierarchy", k, epsilon, int(b), True, include_root=root)
+                  for b in bs]
         ax.plot(bs, errors, style, ms=3,
                 label=f"hierarchy + inference, root {'measured' if root else 'not measured'}")
     ax.axhline(expected_error_per_query("identity", k, epsilon), color=COLORS["laplace"], ls=":",
                label="identity")
-    best, err = best_branching(k, range(2, 33))
+    best, err = best_branching(k, range(2, 33), include_root=False)
     ax.annotate(f"best B = {best}", (best, err), xytext=(10, 25), textcoords="offset points",
                 arrowprops={"arrowstyle": "->"}, fontsize=8)
     ax.set(yscale="log", xlabel="branching factor B", ylabel="error per range query",
@@ -213,7 +218,7 @@ def figure_data(k: int = 256, epsilon: float = 0.1, seed: int = SEED):
     rms = {}
     for label in ("identity", "hierarchy + inference"):
         name, _, color, _ = PANEL_STRATEGIES[label]
-        s = range_strategy(name, k, 2)
+        s = range_strategy(name, k, 2, include_root=False)
         estimate = s.reconstruct(s.measure(x, epsilon, rng=seed))
         ax.stairs(estimate, edges, color=COLORS[color], alpha=0.7, label=label)
         ax_cum.plot(edges[1:], np.cumsum(estimate) - np.cumsum(x), color=COLORS[color],
@@ -241,9 +246,9 @@ def figure_beat_hierarchy(epsilon: float = 1.0):
     """Per-query error at k = 256: identity, hierarchies, the optimised p-Identity."""
     k = P_IDENTITY_K
     bars = {"identity": expected_error_per_query("identity", k, epsilon),
-            "binary + root\n+ inference": expected_error_per_query("hierarchy", k, epsilon, 2, True, True),
-            "binary\n+ inference": expected_error_per_query("hierarchy", k, epsilon, 2, True),
-            "16-ary\n+ inference": expected_error_per_query("hierarchy", k, epsilon, 16, True),
+            **{label: expected_error_per_query("hierarchy", k, epsilon, b, True, include_root=root)
+               for label, b, root in (("binary + root\n+ inference", 2, True),
+                                      ("binary\n+ inference", 2, False), ("16-ary\n+ inference", 16, False))},
             "p-Identity\n(ours, L-BFGS)": PIdentityStrategy(load_p_identity()).expected_total_error(epsilon)
             / n_ranges(k)}
     fig, (ax,) = new_figure(1, width=7.0, height=3.6)

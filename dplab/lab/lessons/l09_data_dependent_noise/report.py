@@ -63,7 +63,7 @@ def histogram(shape: str, n: int | None = None, seed: int = SEED) -> np.ndarray:
 def data_independent_strategies() -> dict[str, tuple[rq.RangeStrategy, bool]]:
     """STRATEGIES as objects: (the strategy, whether least squares reconstructs its answers)."""
     return dict(zip(STRATEGIES, ((rq.range_strategy("identity", K), False),
-                                 (rq.range_strategy("hierarchy", K, 16), True),
+                                 (rq.range_strategy("hierarchy", K, 16, include_root=False), True),
                                  (rq.PIdentityStrategy(rq.load_p_identity()), False)), strict=True))
 
 
