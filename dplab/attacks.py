@@ -12,8 +12,9 @@ wrong (:func:`roc_violations`). For membership inference the same points read as
 FPR = alpha and TPR = 1 - beta, against TPR <= e^eps FPR + delta.
 
 The simulations that feed it take a mechanism description (``dplab.mechanisms``) and the
-statistic on D and D': :func:`mechanism_roc` (its outputs as scores), :func:`privacy_loss_samples`
-(sampled, possibly composed, privacy losses) and :func:`bayes_attack` with
+statistic on D and D': :func:`mechanism_roc` (its outputs as scores), :func:`composed_roc` (k releases,
+scored by their summed privacy loss), :func:`privacy_loss_samples` (sampled, possibly composed, privacy
+losses) and :func:`bayes_attack` with
 :func:`membership_by_bin` (a Bayesian attacker's world, and its empirical posterior).
 """
 
@@ -28,8 +29,8 @@ from dplab._checks import check_positive_int, check_prior, check_rng
 from dplab.mechanisms.base import Mechanism
 from dplab.simulate import Estimate, proportion_ci
 
-__all__ = ["EmpiricalRoc", "bayes_attack", "likelihood_ratio_roc", "mechanism_roc", "membership_by_bin",
-           "privacy_loss_samples", "roc_violations"]
+__all__ = ["EmpiricalRoc", "bayes_attack", "composed_roc", "likelihood_ratio_roc", "mechanism_roc",
+           "membership_by_bin", "privacy_loss_samples", "roc_violations"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,29 @@ def mechanism_roc(mechanism: Mechanism, value: ArrayLike, neighbour_value: Array
     elif np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer):
         thresholds = np.arange(min(a.min(), b.min()), max(a.max(), b.max())) + 0.5
     return likelihood_ratio_roc(a, b, n_points=n_points, thresholds=thresholds, confidence=confidence)
+
+
+def composed_roc(mechanism: Mechanism, k: int, draws: int, rng: np.random.Generator | int | None = None, *,
+                 n_points: int = 40, confidence: float = 0.95) -> EmpiricalRoc:
+    """The Neyman-Pearson attacker's ROC on k releases of ``mechanism``, each of 0 on D and of its
+    sensitivity (1 for randomized response) on D': ``draws`` runs a side (D's drawn first), each scored
+    by -L, minus the summed privacy loss ``mechanism.privacy_loss(y, 0, sensitivity)`` of its k outputs.
+    -L is the log likelihood ratio of the whole transcript, so "say D' when -L >= t" is the most
+    powerful test (Neyman-Pearson) and the points estimate the k-fold composition's trade-off curve
+    (Dong, Roth & Su 2022, Def. 3.1). Integer outputs (randomized response) give one test between each
+    two neighbouring observed scores (the curve's vertices), real ones ``n_points`` quantiles
+    (:func:`likelihood_ratio_roc`). Laplace and Gaussian draws are standard ones scaled, so one seed
+    gives the same draws, rescaled, at every epsilon."""
+    k, draws, rng = check_positive_int(k, "k"), check_positive_int(draws, "draws"), check_rng(rng)
+    value = np.zeros(k, dtype=int)
+    neighbour_value = value + getattr(mechanism, "sensitivity", 1)
+    outputs = [np.asarray(mechanism.sample(v, rng, size=draws)) for v in (value, neighbour_value)]
+    scores = [-np.asarray(mechanism.privacy_loss(y, value, neighbour_value)) for y in outputs]
+    thresholds = None
+    if np.issubdtype(outputs[0].dtype, np.integer):
+        observed = np.unique(np.concatenate(scores))
+        thresholds = (observed[1:] + observed[:-1]) / 2
+    return likelihood_ratio_roc(*scores, n_points=n_points, thresholds=thresholds, confidence=confidence)
 
 
 def privacy_loss_samples(mechanism: Mechanism, value: ArrayLike, neighbour_value: ArrayLike, size: int,

@@ -8,7 +8,7 @@ together at ``confidence`` by Bonferroni), ln(p_lo / q_hi) is a lower bound on t
 epsilon with probability >= confidence. Choosing E on the pilot, not on the counted
 runs, keeps the bound honest (Ding et al., "Detecting Violations of Differential
 Privacy", CCS 2018; Bichsel et al., "DP-Sniper", S&P 2021, for the pilot/test split).
-Any mechanism works, given as a vectorized sampler.
+Any mechanism works, given as a vectorized sampler or as a description from ``dplab.mechanisms``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dplab._checks import check_delta, check_positive_int, check_rng
+from dplab.mechanisms.base import Mechanism
 from dplab.simulate import proportion_ci
 
 __all__ = ["AuditResult", "audit_epsilon", "audit_reach"]
@@ -79,7 +80,7 @@ def _best_threshold(pa: np.ndarray, pb: np.ndarray) -> tuple[tuple[str, float], 
 
 
 def audit_epsilon(
-    sampler: Callable[[object, int, np.random.Generator], np.ndarray],
+    sampler: Callable[[object, int, np.random.Generator], np.ndarray] | Mechanism,
     data: object,
     data_prime: object,
     *,
@@ -91,7 +92,8 @@ def audit_epsilon(
 ) -> AuditResult:
     """A one-sided lower bound on the epsilon of ``sampler`` from ``n_runs`` runs on each of
     ``data`` and ``data_prime`` (module docstring). ``sampler(data, size, rng)`` returns
-    ``size`` outputs: integers or booleans (one per run, or one row per run) for a
+    ``size`` outputs (a mechanism description from ``dplab.mechanisms`` is sampled by its
+    ``sample(data, rng, size=size)``): integers or booleans (one per run, or one row per run) for a
     discrete mechanism, real numbers for a continuous one (then the event is a threshold
     y >= t or y <= t). The event is chosen on ``n_pilot`` separate runs of each. For a
     mechanism claimed (epsilon, delta)-DP, Pr_D[E] <= e^eps Pr_D'[E] + delta gives the bound
@@ -103,11 +105,14 @@ def audit_epsilon(
         raise ValueError(f"confidence must be in (0, 1), got confidence={confidence!r}")
     delta = check_delta(delta)
     rng = check_rng(rng)
+
+    def draw(x, size, r):
+        out = sampler.sample(x, r, size=size) if isinstance(sampler, Mechanism) else sampler(x, size, r)
+        return np.asarray(out)
+
     pilot_rng, run_rng = rng.spawn(2)
-    pilot_a = np.asarray(sampler(data, n_pilot, pilot_rng))
-    pilot_b = np.asarray(sampler(data_prime, n_pilot, pilot_rng))
-    runs_a = np.asarray(sampler(data, n_runs, run_rng))
-    runs_b = np.asarray(sampler(data_prime, n_runs, run_rng))
+    pilot_a, pilot_b = draw(data, n_pilot, pilot_rng), draw(data_prime, n_pilot, pilot_rng)
+    runs_a, runs_b = draw(data, n_runs, run_rng), draw(data_prime, n_runs, run_rng)
     if np.issubdtype(runs_a.dtype, np.floating):
         (side, cut), direction = _best_threshold(pilot_a.ravel(), pilot_b.ravel())
 

@@ -13,6 +13,7 @@ import dplab
 from dplab import audit
 from dplab.attacks import (
     bayes_attack,
+    composed_roc,
     likelihood_ratio_roc,
     mechanism_roc,
     membership_by_bin,
@@ -156,3 +157,29 @@ def test_randomized_tests_trace_randomized_responses_whole_curve():
     assert roc.thresholds.size > 20 and np.any(roc.alpha < 0.8 * vertex) and np.any(roc.alpha > 1.5 * vertex)
     assert dplab.attacks.roc_violations(roc, rr.tradeoff, two_sided=True).size == 0
     assert dplab.attacks.mechanism_roc(rr, 0, 1, 1000, np.random.default_rng(3)).thresholds.size == 1
+
+
+@pytest.mark.catches("attacks.composed_roc_loss_as_score", "randomized_response.privacy_loss_sign")
+def test_composed_roc_meets_the_binomial_and_normal_closed_forms():
+    """catches: attacks.composed_roc_loss_as_score (the summed loss L itself as the score, not -L) and
+    randomized_response.privacy_loss_sign (RR's loss ln q/p). Independent: with s the number of 1s
+    among k randomized-response reports, -L >= t says D' when s >= (t/eps0 + k)/2, s Binomial(k, q) on
+    D and (k, p) on D' (scipy); for k Gaussians -L = (2 S - k) / (2 sigma^2), S = the outputs' sum,
+    N(0, k sigma^2) on D and N(k, k sigma^2) on D' (scipy). One seed at sigma and 2 sigma: the same
+    draws rescaled, so the same alphas."""
+    eps0, k = 0.25, 16
+    rr = dplab.RandomizedResponse(eps0)
+    roc = composed_roc(rr, k, 100_000, 7, confidence=0.999)
+    ones = np.ceil((roc.thresholds / eps0 + k) / 2 - 1e-9)
+    alpha, beta = stats.binom.sf(ones - 1, k, rr.flip), stats.binom.cdf(ones - 1, k, rr.keep)
+    assert 8 <= roc.thresholds.size <= k
+    assert np.all((roc.alpha_low <= alpha) & (alpha <= roc.alpha_high))
+    assert np.all((roc.beta_low <= beta) & (beta <= roc.beta_high))
+    sigma, k = 2.0, 9
+    roc = composed_roc(dplab.Gaussian(1.0, sigma), k, 200_000, 8, n_points=20, confidence=0.999)
+    cut, sd = (2 * sigma**2 * roc.thresholds + k) / 2, sigma * math.sqrt(k)
+    alpha, beta = stats.norm.sf(cut, 0, sd), stats.norm.cdf(cut, k, sd)
+    assert np.all((roc.alpha_low <= alpha) & (alpha <= roc.alpha_high))
+    assert np.all((roc.beta_low <= beta) & (beta <= roc.beta_high))
+    rescaled = composed_roc(dplab.Gaussian(1.0, 2 * sigma), k, 200_000, 8, n_points=20, confidence=0.999)
+    assert np.array_equal(rescaled.alpha, roc.alpha)

@@ -46,6 +46,9 @@ def test_continuous_outputs_use_a_threshold_event():
 
     result = audit.audit_epsilon(laplace, 0.0, 1.0, n_runs=200_000, n_pilot=50_000, rng=2)
     assert result.event[0] in (">=", "<=") and 0.6 < result.epsilon_lower <= 1.0
+    # a mechanism description is sampled by its own sample(): the same draws, the same audit
+    same = audit.audit_epsilon(dplab.Laplace(1.0, 1.0), 0.0, 1.0, n_runs=200_000, n_pilot=50_000, rng=2)
+    assert same == result
 
 
 def test_discrete_rows_are_outputs_too():

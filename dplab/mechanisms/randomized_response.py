@@ -97,13 +97,14 @@ class RandomizedResponse(Mechanism):
         out = np.where(keep, v, other)
         return int(out) if out.ndim == 0 else out
 
-    def privacy_loss(self, output: ArrayLike, value: int, neighbour_value: int) -> float | np.ndarray:
-        """ln P(output | value) / P(output | neighbour_value): eps at the truth, -eps at the
-        neighbour's value, 0 elsewhere (for value != neighbour_value)."""
-        out = np.asarray(output)
-        p = self.probabilities(value)[out]
-        q = self.probabilities(neighbour_value)[out]
-        return as_result(np.log(p / q))
+    def privacy_loss(self, output: ArrayLike, value: ArrayLike, neighbour_value: ArrayLike
+                     ) -> float | np.ndarray:
+        """ln P(output | value) / P(output | neighbour_value) = ln(p/q) = eps at the truth, -eps at the
+        neighbour's value, 0 elsewhere (and 0 where value = neighbour_value). For vectors of values
+        (k reports on the last axis, as Laplace's coordinates) the k losses add."""
+        out, v, w = (np.asarray(x) for x in (output, self._value(value), self._value(neighbour_value)))
+        loss = self.epsilon * ((out == v).astype(float) - (out == w))
+        return as_result(np.sum(loss, axis=-1) if v.ndim or w.ndim else loss)
 
     def _pair(self) -> tuple[np.ndarray, np.ndarray]:
         return self.probabilities(0), self.probabilities(1)

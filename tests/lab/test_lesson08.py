@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from dplab.accounting import epsilons
 from dplab.lab.lessons.l08_what_epsilon_promises import exercises, report
+from dplab.mechanisms import Laplace
 
 
 def test_the_accountings_quoted_by_exercise_08_7_are_computed_ones():
     exercise = next(e for e in exercises.EXERCISES if e.id == "08.7")
-    table = report.accounting(300)
+    table = epsilons(Laplace(1.0, report.ACCOUNT_EPSILON), 300, report.ACCOUNT_DELTA, report.ACCOUNTANTS)
     for name in ("optimal (KOV)", "zCDP (CKS)", "advanced (DRV)", "PLD (exact)"):
         assert f"{table[name]:.2f}" in exercise.solution, name
 

@@ -103,6 +103,18 @@ def test_randomized_response_by_brute_force_over_its_outputs(k):
         assert np.allclose(rr.tradeoff(alpha), tradeoff_dp(alpha, eps), atol=1e-12)
 
 
+@pytest.mark.catches("randomized_response.privacy_loss_sign")
+def test_randomized_responses_loss_of_k_reports_is_the_sum_of_their_log_ratios():
+    """catches: randomized_response.privacy_loss_sign (ln q/p for ln p/q), or k reports' losses not
+    added. Brute force: ln P(o_i | v_i) / P(o_i | w_i) from the output distributions, summed over i."""
+    rr = RandomizedResponse(0.7, 3)
+    reports, v, w = np.array([[0, 1, 2], [2, 2, 0]]), np.array([0, 1, 2]), np.array([1, 1, 0])
+    brute = [sum(math.log(rr.probabilities(a)[o] / rr.probabilities(b)[o])
+                 for o, a, b in zip(row, v, w, strict=True)) for row in reports]
+    assert rr.privacy_loss(reports, v, w) == pytest.approx(brute)
+    assert rr.privacy_loss(1, 1, 0) == pytest.approx(0.7) and rr.privacy_loss(2, 1, 1) == 0.0
+
+
 @pytest.mark.parametrize("k", [2, 4])
 def test_randomized_response_samples_its_law(k):
     """catches: reporting the other value with probability keep, or never one of the K - 1 others."""

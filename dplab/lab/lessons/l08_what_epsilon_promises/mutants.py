@@ -65,4 +65,11 @@ MUTANTS = (
     Mutant("pld.accountant_ignores_optimistic", "dplab/accounting/pld.py",
            "m.pld(step=self.step, pessimistic=self.pessimistic)", "m.pld(step=self.step)",
            "PLDAccountant(pessimistic=False) rounds up anyway (its lower end is the upper one)"),
+    Mutant("attacks.composed_roc_loss_as_score", "dplab/attacks.py",
+           "scores = [-np.asarray(mechanism.privacy_loss(", "scores = [np.asarray(mechanism.privacy_loss(",
+           "the attacker on k releases scores by the summed loss L, not -L: it says D' where D is likelier"),
+    Mutant("randomized_response.privacy_loss_sign", "dplab/mechanisms/randomized_response.py",
+           "loss = self.epsilon * ((out == v).astype(float) - (out == w))",
+           "loss = self.epsilon * ((out == w).astype(float) - (out == v))",
+           "randomized response's privacy loss ln P(y | D')/P(y | D) for ln P(y | D)/P(y | D') (its sign)"),
 )

@@ -1,12 +1,6 @@
-"""Lesson 8, what epsilon promises (notebook 08): constants, the simulations' seeds and caches, report
-rows; figures and panels are in ``views.py``. The attacker's side of notebooks 1-7's budgets: posterior
-odds (Wasserman & Zhou 2010), trade-off functions (Kairouz, Oh & Viswanath 2015; Dong, Roth & Su 2022),
-membership inference and PLD accounting (Sommer, Meiser & Mohammadi 2019); simulations: ``dplab.attacks``.
-
-Throughout: D is the data without Alice's record, D' the data with it (or, for the mean, with Alice in
-place of another student); an attacker's test says "D'" (Alice is in) or "D"; alpha is its false-alarm
-rate Pr_D[says D'], beta its miss rate Pr_D'[says D].
-"""
+"""Lesson 8, what epsilon promises (notebook 08): constants, seeded simulations, report rows (figures in
+views.py; theory in dplab.promises, dplab.attacks: Wasserman & Zhou 2010; Dong, Roth & Su 2022). D: the data
+without Alice, D' with her (the mean: in a student's place); alpha = Pr_D[says D'], beta = Pr_D'[says D]."""
 
 from __future__ import annotations
 
@@ -16,7 +10,7 @@ import numpy as np
 
 from dplab import accounting as acc
 from dplab import attacks
-from dplab.audit import audit_epsilon, audit_reach
+from dplab.audit import AuditResult, audit_epsilon, audit_reach
 from dplab.datasets import load_yrbss
 from dplab.lab.cache import cached
 from dplab.lab.report import ReportRow
@@ -24,7 +18,7 @@ from dplab.mechanisms import EpsilonDelta, Gaussian, Laplace, Mechanism, Randomi
 from dplab.mechanisms.gaussian import hockey_stick_samples
 from dplab.promises import posterior_bound, tradeoff_dp
 from dplab.sensitivity import clipped_mean_sensitivity
-from dplab.simulate import bonferroni_confidence, mean_ci, proportion_ci
+from dplab.simulate import bonferroni_confidence, mean_ci
 
 NOTEBOOK = "08_what_epsilon_promises.ipynb"
 PREFIX = "08"
@@ -46,13 +40,6 @@ def bayes_attack(epsilon: float, prior: float, draws: int = BAYES_DRAWS, seed: i
     return attacks.bayes_attack(Laplace(1.0, epsilon), prior, draws, rng)
 
 
-def attacker_at_the_bound(epsilon: float, prior: float, seed: int = SEED) -> tuple[int, int]:
-    """(members, runs) among the releases y >= 1, where the likelihood ratio is e^eps: the share of
-    members there is the posterior the bound states."""
-    member, y = bayes_attack(epsilon, prior, seed=seed)
-    return int(np.sum(member[y >= 1])), int(np.sum(y >= 1))
-
-
 # --- 2. trade-off curves ------------------------------------------------------------------------
 #: the small delta of the left panel, and the large one that makes delta visible on the right
 TRADEOFF_EPSILON, SMALL_DELTA, LARGE_DELTA, ROC_DRAWS = 1.0, 1e-5, 0.05, 200_000
@@ -60,25 +47,18 @@ SIMULATED = ("laplace", "gaussian", "randomized response", "truth or rr")
 
 
 def section_mechanism(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA) -> Mechanism:
-    """Section 2's mechanisms at (epsilon, delta) by display name: the Laplace count (sensitivity 1),
-    the analytic Gaussian (mu-GDP: drawn as N(0, 1) against N(mu, 1)), randomized response, and "the
-    truth with probability delta, else randomized response" (Kairouz, Oh & Viswanath's extreme pair)."""
-    if name not in SIMULATED:
-        raise ValueError(f"name must be one of {SIMULATED}, got name={name!r}")
-    if name == "gaussian":
-        return Gaussian(Gaussian.calibrated(1.0, epsilon, delta).mu, 1.0)
-    return {"laplace": Laplace(1.0, epsilon), "randomized response": RandomizedResponse(epsilon),
+    """Section 2's (and the promise panel's) mechanisms on a statistic of sensitivity 1, by name; "truth or
+    rr" tells the truth with probability delta, else randomized response (Kairouz, Oh & Viswanath)."""
+    return {"laplace": Laplace(1.0, epsilon), "gaussian": Gaussian.calibrated(1.0, epsilon, delta),
+            "randomized response": RandomizedResponse(epsilon),
             "truth or rr": EpsilonDelta(epsilon, delta)}[name]
 
 
 @cached(maxsize=16)
-def simulated_roc(name: str, epsilon: float = TRADEOFF_EPSILON, delta: float = SMALL_DELTA,
-                  draws: int = ROC_DRAWS, seed: int = SEED) -> attacks.EmpiricalRoc:
-    """dplab.attacks.mechanism_roc of a section mechanism on D (0) and D' (1, the Gaussian's mu); discrete
-    outputs get randomized tests, which trace the whole curve, not only its vertices."""
-    m, rng = section_mechanism(name, epsilon, delta), np.random.default_rng([seed, SIMULATED.index(name)])
-    return attacks.mechanism_roc(m, 0, getattr(m, "sensitivity", 1), draws, rng, confidence=ROC_CONFIDENCE,
-                                 randomized=True)
+def simulated_roc(name: str, delta: float = SMALL_DELTA, seed: int = SEED) -> attacks.EmpiricalRoc:
+    """dplab.attacks.mechanism_roc of a section mechanism on D (0) and D' (1), randomized if discrete."""
+    m, rng = section_mechanism(name, delta=delta), np.random.default_rng([seed, SIMULATED.index(name)])
+    return attacks.mechanism_roc(m, 0, 1, ROC_DRAWS, rng, confidence=ROC_CONFIDENCE, randomized=True)
 
 
 # --- 3. membership inference --------------------------------------------------------------------
@@ -92,9 +72,7 @@ AUDIT_POWER = 0.5
 
 
 def release(name: str) -> tuple[Mechanism, float, float]:
-    """(mechanism, statistic on D, on D'): the Laplace count (0, 1), or the analytic Gaussian clipped mean
-    with D' the survey's first student replaced by Alice at the upper clip bound, D by one at the lower
-    bound: the worst pair for the clipped mean, moved by its sensitivity (high - low)/n."""
+    """(mechanism, statistic on D, on D'): the count, or the clipped mean, first student at each bound."""
     if name == "count":
         return Laplace(1.0, MI_EPSILON), 0.0, 1.0
     if name != "mean":
@@ -106,19 +84,14 @@ def release(name: str) -> tuple[Mechanism, float, float]:
 
 
 @cached(maxsize=4)
-def membership_roc(name: str, seed: int = SEED) -> attacks.EmpiricalRoc:
-    """The attacker's ROC on MI_DRAWS releases with and without Alice (its score: the release)."""
-    rng = np.random.default_rng([seed, 31, ("count", "mean").index(name)])
-    return attacks.mechanism_roc(*release(name), MI_DRAWS, rng, n_points=30, confidence=ROC_CONFIDENCE)
-
-
-@cached(maxsize=4)
-def membership_audit(name: str, seed: int = SEED):
-    """dplab.audit.audit_epsilon on the release: a 99.9% lower bound on its epsilon (delta counted)."""
-    mechanism, d, d_prime = release(name)
-    rng = np.random.default_rng([seed, 37, ("count", "mean").index(name)])
-    return audit_epsilon(lambda x, size, r: mechanism.sample(x, r, size=size), d, d_prime, n_runs=MI_DRAWS,
-                         n_pilot=200_000, delta=RELEASE_DELTA[name], confidence=ROC_CONFIDENCE, rng=rng)
+def membership(name: str, seed: int = SEED) -> tuple[attacks.EmpiricalRoc, AuditResult]:
+    """The attacker's ROC (its score: the release) and the audit's 99.9% lower bound on epsilon."""
+    (mechanism, d, d_prime), i = release(name), ("count", "mean").index(name)
+    roc = attacks.mechanism_roc(mechanism, d, d_prime, MI_DRAWS, np.random.default_rng([seed, 31, i]),
+                                n_points=30, confidence=ROC_CONFIDENCE)
+    audit = audit_epsilon(mechanism, d, d_prime, n_runs=MI_DRAWS, n_pilot=200_000, delta=RELEASE_DELTA[name],
+                          confidence=ROC_CONFIDENCE, rng=np.random.default_rng([seed, 37, i]))
+    return roc, audit
 
 
 # --- 4. composition -------------------------------------------------------------------------------
@@ -137,31 +110,11 @@ MC_K, MC_EPSILON0, MC_EPSILON, MC_DRAWS = 50, 0.1, 1.0, 400_000
 DP_ACCOUNTING_BRACKET = (18.9491, 18.9503)
 
 
-def accounting(k: int) -> dict[str, float]:
-    """eps(ACCOUNT_DELTA) of k Laplace releases of ACCOUNT_EPSILON, by each of ACCOUNTANTS."""
-    return acc.epsilons(Laplace(1.0, ACCOUNT_EPSILON), k, ACCOUNT_DELTA, ACCOUNTANTS)
-
-
 @cached(maxsize=32)
-def composed_laplace(epsilon0: float, k: int, pessimistic: bool = True, per_step: int = 2000
-                     ) -> acc.PrivacyLossDistribution:
-    """The PLD of k Laplace mechanisms of epsilon0 each, ``per_step`` grid points per step's loss
-    range [-eps0, eps0] (rounding bound k * eps0 / (per_step/2))."""
-    return acc.PLDAccountant(step=2 * epsilon0 / per_step, pessimistic=pessimistic).compose(
+def composed_laplace(epsilon0: float, k: int, pessimistic: bool = True) -> acc.PrivacyLossDistribution:
+    """The PLD of k Laplace steps of epsilon0, 2000 grid points per step's loss range [-eps0, eps0]."""
+    return acc.PLDAccountant(step=2 * epsilon0 / 2000, pessimistic=pessimistic).compose(
         Laplace(1.0, epsilon0), k).pld()
-
-
-def composed_losses(epsilon0: float, k: int, draws: int, rng: np.random.Generator, member: bool = False):
-    """dplab.attacks.privacy_loss_samples of k Laplace releases of the count (0 on D, 1 on D')."""
-    return attacks.privacy_loss_samples(Laplace(1.0, epsilon0), np.zeros(k), np.ones(k), draws, rng,
-                                        on_neighbour=member)
-
-
-@cached(maxsize=2)
-def monte_carlo_delta(seed: int = SEED) -> np.ndarray:
-    """(1 - e^(eps - L))_+ for MC_DRAWS sampled total losses L: their mean is delta(eps)."""
-    losses = composed_losses(MC_EPSILON0, MC_K, MC_DRAWS, np.random.default_rng([seed, 41]))
-    return hockey_stick_samples(losses, MC_EPSILON)
 
 
 # --- 5. choosing epsilon from both sides ----------------------------------------------------------
@@ -172,12 +125,12 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md."""
     rows, alpha, violations = [], np.linspace(0, 1, 201), attacks.roc_violations
     for eps, prior in ((0.5, 0.01), (0.5, 0.25), (2.0, 0.01), (2.0, 0.25)):
-        members, runs = attacker_at_the_bound(eps, prior, seed)
+        member, y = bayes_attack(eps, prior, seed=seed)  # y >= 1: where the likelihood ratio is e^eps
         rows.append(ReportRow(
             f"08.posterior_{eps:g}_{prior:g}", "a Bayesian attacker's posterior reaches e^ε p / (1 − p + e^ε "
             "p) where the likelihood ratio is e^ε", "—", f"ε = {eps:g}, prior {prior:g}; Laplace count, the "
-            f"{runs} of {BAYES_DRAWS} releases with y ≥ 1", float(posterior_bound(prior, eps)), "=",
-            interval=lambda c, members=members, runs=runs: proportion_ci(members, runs, c),
+            f"{np.sum(y >= 1)} of {BAYES_DRAWS} releases with y ≥ 1", float(posterior_bound(prior, eps)), "=",
+            interval=lambda c, member=member, y=y: attacks.membership_by_bin(member, y, [1, np.inf], c)[0],
             catches="promises.posterior_prior_as_odds, attacks.bayes_swapped_worlds: wrong bound or world"))
     gaussian = dict(catches="tradeoff.gdp_alpha_not_complemented: G_μ(α) = Φ(Φ⁻¹(α) − μ)")
     for name, delta, named in (
@@ -200,7 +153,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
              dict(catches="audit.direction_swapped, laplace.sample_sd_as_scale: no power, or ε √2 spent")),
             ("mean", dict(catches="sensitivity.clipped_mean_add_remove: noise for half the sensitivity"),
              dict(catches="audit.direction_swapped, sensitivity.clipped_mean_add_remove: no power, 2Δ/σ"))):
-        roc, audit, delta = membership_roc(name, seed), membership_audit(name, seed), RELEASE_DELTA[name]
+        (roc, audit), delta = membership(name, seed), RELEASE_DELTA[name]
         what = "Laplace count" if name == "count" else "Gaussian clipped mean (replace-one)"
         certified, floor = audit.epsilon_lower, AUDIT_POWER * audit_reach(
             release(name)[0].tradeoff, MI_DRAWS, confidence=ROC_CONFIDENCE, delta=delta)
@@ -215,19 +168,22 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                       f"{name}, claimed ε = {MI_EPSILON:g}, δ = {delta:g}; {MI_DRAWS} runs a side, event "
                       f"{audit.event[0]} {audit.event[1]:.3g}: ε ≥ {certified:.3f}, floor {floor:.3f}", 0.0,
                       "<=", value=max(floor - certified, certified - MI_EPSILON), **audit_named)]
-    pld, low = composed_laplace(0.1, 1000, per_step=2000), composed_laplace(0.1, 1000, pessimistic=False)
-    samples, mc_pld, k = monte_carlo_delta(seed), composed_laplace(MC_EPSILON0, MC_K), 16
-    rng, eps0 = np.random.default_rng([seed, 43]), 1 / math.sqrt(k)
-    roc = attacks.likelihood_ratio_roc(*(-composed_losses(eps0, k, ROC_DRAWS, rng, member=member)
-                                         for member in (False, True)), confidence=ROC_CONFIDENCE)
+    pld, low = composed_laplace(0.1, 1000), composed_laplace(0.1, 1000, pessimistic=False)
+    mc_pld, k = composed_laplace(MC_EPSILON0, MC_K), 16
+    eps0 = 1 / math.sqrt(k)
+    losses = attacks.privacy_loss_samples(Laplace(1.0, MC_EPSILON0), np.zeros(MC_K), np.ones(MC_K), MC_DRAWS,
+                                          np.random.default_rng([seed, 41]))
+    roc = attacks.composed_roc(Laplace(1.0, eps0), k, ROC_DRAWS, np.random.default_rng([seed, 43]),
+                               confidence=ROC_CONFIDENCE)
     target = Laplace.for_rmse(1.0, CHOOSE_RMSE)
     errors = target.sample(np.zeros(200_000), np.random.default_rng([seed, 47]))
     where = f"k = 1000 Laplace steps of ε₀ = 0.1, δ = 10⁻⁶, grid step {pld.step:g}"
+    kov = acc.OptimalAccountant().compose(Laplace(1.0, ACCOUNT_EPSILON), 1000).epsilon(ACCOUNT_DELTA)
     return rows + [
         ReportRow("08.pld_reference", "PLD accounting rounded up is never below the truth: ε(10⁻⁶) ≥ "
-                  "dp_accounting's optimistic lower bound", "—", f"{where}; KOV gives "
-                  f"{accounting(1000)['optimal (KOV)']:.2f}", DP_ACCOUNTING_BRACKET[0], ">=",
-                  value=pld.epsilon(1e-6), catches="pld.compose_window_offset: the composed losses shifted"),
+                  "dp_accounting's optimistic lower bound", "—", f"{where}; KOV gives {kov:.2f}",
+                  DP_ACCOUNTING_BRACKET[0], ">=", value=pld.epsilon(1e-6),
+                  catches="pld.compose_window_offset: the composed losses shifted"),
         ReportRow("08.pld_bracket", "PLD accounting rounded down is never above the truth: ε(10⁻⁶) ≤ "
                   "dp_accounting's pessimistic upper bound", "—", f"{where}: {low.epsilon(1e-6):.4f} ≤ ε ≤ "
                   f"{pld.epsilon(1e-6):.4f}", DP_ACCOUNTING_BRACKET[1], "<=", value=low.epsilon(1e-6),
@@ -235,7 +191,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("08.pld_monte_carlo", "δ(ε) of the composed PLD = the mean of (1 − e^(ε − L))₊ over "
                   "sampled privacy losses L", "—", f"k = {MC_K} Laplace steps of ε₀ = {MC_EPSILON0:g}, "
                   f"ε = {MC_EPSILON:g}; {MC_DRAWS} sampled losses", float(mc_pld.delta(MC_EPSILON)), "=",
-                  interval=lambda c: mean_ci(samples, c),
+                  interval=lambda c: mean_ci(hockey_stick_samples(losses, MC_EPSILON), c),
                   catches="pld.delta_tail_mass, laplace.pld_slope_no_half, laplace.privacy_loss_sign: "
                   "δ(ε) as Pr[L > ε], a wrong PLD, or the loss's sign flipped"),
         ReportRow("08.composed_tradeoff", "the attacker's ROC on k composed Laplace releases meets the PLD's "

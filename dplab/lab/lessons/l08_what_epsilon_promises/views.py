@@ -8,35 +8,32 @@ import ipywidgets as widgets
 import numpy as np
 from scipy import stats
 
-from dplab.accounting import gdp_limit_mu
-from dplab.attacks import likelihood_ratio_roc, mechanism_roc, membership_by_bin
+from dplab.accounting import epsilons, gdp_limit_mu
+from dplab.attacks import composed_roc, membership_by_bin, privacy_loss_samples
 from dplab.lab import plots
 from dplab.lab import widgets as w
-from dplab.lab.cache import cached
 from dplab.lab.lessons.l08_what_epsilon_promises import report as lesson
 from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, errorbar_ci, new_figure
-from dplab.mechanisms import Gaussian, Laplace, RandomizedResponse, laplace_mse
+from dplab.mechanisms import Laplace, laplace_mse
 from dplab.promises import posterior, posterior_bound, tradeoff_dp, tradeoff_gdp
-from dplab.simulate import proportion_ci
 
 #: the α axis of every trade-off plot, and the ε axis of section 5's panel
 ALPHA, CHOOSE_EPSILONS = np.linspace(0, 1, 401), np.geomspace(0.01, 10, 300)
-MECHANISM_COLORS = {"laplace": COLORS["laplace"], "gaussian": COLORS["gaussian"],
-                    "randomized response": PALETTE[2], "truth or rr": PALETTE[3]}
+MECHANISM_COLORS = {**COLORS, "randomized response": PALETTE[2], "truth or rr": PALETTE[3]}
 #: bounds are drawn thick, light and under the curves, so a curve on its bound leaves it visible
 BOUND_COLOR = "#c8c8c8"
 EPSILON_COLORS = dict(zip(lesson.POSTERIOR_EPSILONS, (PALETTE[i] for i in (5, 0, 3, 4)), strict=True))
 
 
 def figure_posterior():
-    """Left: the most a prior can grow after an eps-DP release, with the simulated Bayesian attacker
-    where the likelihood ratio is e^eps. Right: its posterior at each output of the Laplace count."""
+    """The posterior bound of an eps-DP release and a Bayesian attacker (left), per output (right)."""
     (fig, (ax, ax_y)), prior = new_figure(2, width=4.6, height=3.9), np.linspace(0.001, 0.999, 400)
     ax.plot(prior, prior, ":", color="0.5", lw=1, label="no release: posterior = prior")
     for eps in lesson.POSTERIOR_EPSILONS:  # the intervals at the level of the notebook's asserts
         color, level = EPSILON_COLORS[eps], lesson.LEVEL
         ax.plot(prior, posterior_bound(prior, eps), color=color, lw=1.5, label=f"bound at ε = {eps:g}")
-        cis = [proportion_ci(*lesson.attacker_at_the_bound(eps, p), level) for p in lesson.POSTERIOR_PRIORS]
+        cis = [membership_by_bin(*lesson.bayes_attack(eps, p), [1, np.inf], level)[0]  # y >= 1: ratio e^eps
+               for p in lesson.POSTERIOR_PRIORS]
         errorbar_ci(ax, lesson.POSTERIOR_PRIORS, cis, fmt="o", ms=3.5, color=color)
     ax.plot([], [], "o", ms=3.5, color="0.3", label=f"simulated attacker, outputs y ≥ 1 ({level:.2%} CI)")
     ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="prior: Pr[Alice is in] before the release",
@@ -59,8 +56,7 @@ def figure_posterior():
 
 
 def figure_tradeoff():
-    """The trade-off curves of Laplace, randomized response and the Gaussian at eps = 1 (left), and
-    two (1, 0.05)-DP mechanisms (right), with the simulated attacker's ROC over each."""
+    """Trade-off curves at eps = 1 (left), of two (1, 0.05)-DP mechanisms (right), and the attacker's ROCs."""
     fig, (ax, ax_d) = new_figure(2, width=4.6, height=4.6)
     eps, large, mechanism = lesson.TRADEOFF_EPSILON, lesson.LARGE_DELTA, lesson.section_mechanism
     plots.tradeoff_axes(ax, f"ε = {eps:g}: three mechanisms")
@@ -88,12 +84,11 @@ def figure_tradeoff():
 
 
 def figure_membership():
-    """Membership inference on log-log axes: the attacker's ROC on the Laplace count and on the
-    Gaussian clipped mean, against TPR <= e^eps FPR + delta."""
+    """Membership inference (log-log): the attacks on the count and the mean; TPR <= e^eps FPR + delta."""
     fig, axes = new_figure(2, width=4.6, height=4.0)
     fpr, eps = np.geomspace(1e-6, 1, 300), lesson.MI_EPSILON
     for ax, release in zip(axes, ("count", "mean"), strict=True):
-        delta, roc = lesson.RELEASE_DELTA[release], lesson.membership_roc(release)
+        delta, roc = lesson.RELEASE_DELTA[release], lesson.membership(release)[0]
         exact = 1 - lesson.release(release)[0].tradeoff(fpr)  # the Gaussian's: G_mu, mu = Delta/sigma
         title = (f"DP count, Laplace, ε = {eps:g}" if release == "count"
                  else f"DP mean (replace-one), Gaussian at ({eps:g}, {lesson.MI_DELTA:g})")
@@ -112,9 +107,7 @@ def figure_membership():
 
 
 def figure_composition():
-    """Left: k composed Laplace releases of eps0 = 1/sqrt(k) in the trade-off plane, approaching the
-    Gaussian limit. Middle: the PLD of k = 64 (exact, sampled, Gaussian). Right: eps(delta) of k
-    releases of eps0 = 0.1 by every accounting."""
+    """k Laplace releases near their Gaussian limit (left), their PLD (middle), eps(delta) by accounting."""
     fig, (ax, ax_h, ax_e) = new_figure(3, width=3.9, height=4.0)
     plots.tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
     ax.set(xlabel="α", ylabel="β")
@@ -129,7 +122,8 @@ def figure_composition():
     # each step's loss has atoms at +-eps0 (outputs beyond the two counts), so the sum has atoms on a
     # lattice of spacing 2 eps0: bins of that width, centred on it, hold one atom each
     edges, width, grid = np.arange(-3.0, 4.0 + eps0, 2 * eps0) - eps0, 2 * eps0, np.linspace(-3, 4, 300)
-    sampled = lesson.composed_losses(eps0, k, 200_000, np.random.default_rng([lesson.SEED, 53]))
+    sampled = privacy_loss_samples(Laplace(1.0, eps0), np.zeros(k), np.ones(k), 200_000,
+                                   np.random.default_rng([lesson.SEED, 53]))
     ax_h.stairs(np.histogram(pld.losses, bins=edges, weights=pld.pmf)[0] / width, edges, color=PALETTE[0],
                 lw=1.5, label="exact PLD (FFT)")
     ax_h.hist(sampled, bins=edges, density=True, color=PALETTE[1], alpha=0.45, label="sampled losses (2·10⁵)")
@@ -137,7 +131,8 @@ def figure_composition():
     ax_h.set(xlim=(-3, 4), ylim=(0, 0.62), xlabel="total privacy loss L", ylabel="density",
              title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
     ax_h.legend(fontsize=7, loc="upper left")
-    table = [lesson.accounting(k) for k in lesson.ACCOUNT_KS]
+    table = [epsilons(Laplace(1.0, lesson.ACCOUNT_EPSILON), k, lesson.ACCOUNT_DELTA, lesson.ACCOUNTANTS)
+             for k in lesson.ACCOUNT_KS]
     for name in (accountant.name for accountant in lesson.ACCOUNTANTS):
         color, ls = ACCOUNTANT_STYLES[name]
         kov = name.startswith("optimal")  # open squares on top: it lies between zCDP and the PLD
@@ -152,61 +147,17 @@ def figure_composition():
 
 
 # --- the promise panel ----------------------------------------------------------------------------
-PANEL_MECHANISMS = ("laplace", "gaussian", "randomized response")
 PANEL_KS = (1, 2, 4, 8, 16, 32, 64)
 PANEL_PRIORS = (0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5)
 PANEL_DRAWS, PANEL_DELTA = 4000, 1e-6
-#: grid points per step of the panel's PLDs: its rounding moves the total loss by at most eps / 200
-PANEL_PER_STEP = 400
-
-
-@cached(maxsize=64)
-def panel_curve(mechanism: str, epsilon: float, delta: float, k: int) -> tuple[np.ndarray, float, float]:
-    """(trade-off curve on ALPHA, eps' at PANEL_DELTA by exact accounting or mu, the Gaussian limit's
-    mu) of k releases of epsilon / k each ((epsilon/k, delta/k) for the Gaussian)."""
-    eps0 = epsilon / k
-    if mechanism == "gaussian":
-        mu = math.sqrt(k) * Gaussian.calibrated(1.0, eps0, delta / k).mu
-        return tradeoff_gdp(ALPHA, mu), mu, mu
-    # randomized response's losses +-eps0 sit on its grid, so its PLD is exact
-    one = (Laplace(1.0, eps0).pld(step=2 * eps0 / PANEL_PER_STEP) if mechanism == "laplace"
-           else RandomizedResponse(eps0).pld(step=eps0 / 50))
-    pld = one.compose(k)
-    return pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA), gdp_limit_mu(one, k)
-
-
-@cached(maxsize=4)
-def _standard_draws(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Standard Laplace draws (max k x PANEL_DRAWS) for D and D', per panel seed."""
-    rng = np.random.default_rng([lesson.SEED, 61, seed])
-    return (rng.laplace(0, 1, (PANEL_DRAWS, max(PANEL_KS))), rng.laplace(0, 1, (PANEL_DRAWS, max(PANEL_KS))))
-
-
-def panel_roc(mechanism: str, epsilon: float, delta: float, k: int, seed: int):
-    """The simulated attacker's ROC on PANEL_DRAWS runs a side of the k releases (its score: the
-    summed privacy loss, or a monotone function of it)."""
-    eps0 = epsilon / k
-    rng = np.random.default_rng([lesson.SEED, 67, seed, k, round(epsilon * 1e4)])
-    if mechanism == "laplace":
-        z, z_prime = _standard_draws(seed)  # rescaled, not redrawn, as eps and k move
-        loss = Laplace(1.0, eps0).privacy_loss
-        return likelihood_ratio_roc(-loss(z[:, :k] / eps0, 0.0, 1.0),
-                                    -loss(1 + z_prime[:, :k] / eps0, 0.0, 1.0), n_points=24)
-    if mechanism == "gaussian":
-        mu = math.sqrt(k) * Gaussian.calibrated(1.0, eps0, delta / k).mu  # N(0, 1) against N(mu, 1)
-        return mechanism_roc(Gaussian(mu, 1.0), 0.0, mu, PANEL_DRAWS, rng, n_points=24)
-    keep = RandomizedResponse(eps0).keep  # the number of 1s among k reports: binomial on each side
-    return likelihood_ratio_roc(rng.binomial(k, 1 - keep, PANEL_DRAWS), rng.binomial(k, keep, PANEL_DRAWS),
-                                thresholds=np.arange(k) + 0.5)
 
 
 class PromiseView:
-    """What k releases sharing a total epsilon promise: their exact trade-off curve under
-    f_{eps, delta} of the total, with a simulated attacker's ROC; and the posterior bound."""
+    """What k releases sharing epsilon promise: their exact trade-off curve, an attacker, the posterior."""
 
     def __init__(self):
-        self.fig, (self.ax, self.ax_p) = new_figure(2, width=4.2, height=4.3)
-        ax, ax_p, self.prior = self.ax, self.ax_p, np.linspace(0.001, 0.999, 300)
+        self.fig, (ax, ax_p) = new_figure(2, width=4.2, height=4.3)
+        self.prior = np.linspace(0.001, 0.999, 300)
         plots.tradeoff_axes(ax, "the attacker's errors")
         ax.set(xlabel="α: false alarms", ylabel="β: misses")
         (self.bound,) = ax.plot(ALPHA, ALPHA, "k--", lw=1.2, label="f_ε,δ of the total (any such release)")
@@ -228,11 +179,19 @@ class PromiseView:
     def update(self, values: dict, seed: int) -> str:
         eps, prior = float(values["epsilon"]), float(values["prior"])
         mechanism, delta, k = str(values["mechanism"]), float(values["delta"]), int(values["k"])
-        gaussian, (curve, at_delta, mu) = mechanism == "gaussian", panel_curve(mechanism, eps, delta, k)
+        gaussian, step = mechanism == "gaussian", lesson.section_mechanism(mechanism, eps / k, delta / k)
+        if gaussian:  # k Gaussians of mu each are exactly (sqrt(k) mu)-GDP (Dong, Roth & Su 2022)
+            mu = math.sqrt(k) * step.mu
+            curve, at_delta = tradeoff_gdp(ALPHA, mu), mu
+        else:  # the PLD of k steps, 400 grid points per step's loss range (RR's losses +-eps0 on the grid)
+            one = step.pld(step=2 * step.epsilon / 400)
+            pld, mu = one.compose(k), gdp_limit_mu(one, k)
+            curve, at_delta = pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA)
         self.bound.set_ydata(tradeoff_dp(ALPHA, eps, delta if gaussian else 0.0))
         self.curve.set(ydata=curve, color=MECHANISM_COLORS[mechanism])
         self.limit.set(ydata=tradeoff_gdp(ALPHA, mu), visible=k > 1 and not gaussian)
-        roc = panel_roc(mechanism, eps, delta, k, seed)
+        # the attacker on the k releases: as epsilon moves, the same standard draws rescaled
+        roc = composed_roc(step, k, PANEL_DRAWS, np.random.default_rng([lesson.SEED, 61, seed]), n_points=24)
         self.roc.set_data(roc.alpha, roc.beta)
         bound = float(posterior_bound(prior, eps))
         self.post.set(ydata=posterior_bound(self.prior, eps), linestyle="--" if gaussian else "-")
@@ -251,17 +210,16 @@ class PromiseView:
                 + (w.promise(mu=mu) if gaussian else w.promise(epsilon=eps, prior=prior)))
 
 
-def figure_promise_panel(epsilon: float = 1.0, prior: float = 0.1, mechanism: str = "laplace",
-                         delta: float = 1e-6, k: int = 16):
-    values = {"epsilon": epsilon, "prior": prior, "mechanism": mechanism, "delta": delta, "k": k}
-    return w.view_figure(PromiseView, values, 0)
+def figure_promise_panel():
+    start = {"epsilon": 1.0, "prior": 0.1, "mechanism": "laplace", "delta": 1e-6, "k": 16}  # the panel's
+    return w.view_figure(PromiseView, start, 0)
 
 
 def promise_panel(seed: int = 0) -> w.SliderPanel:
     return w.view_panel(PromiseView, {
         "epsilon": w.epsilon_slider(1.0, 0.1, 5.0),
         "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=0.1, description="prior"),
-        "mechanism": widgets.ToggleButtons(options=list(PANEL_MECHANISMS), value="laplace",
+        "mechanism": widgets.ToggleButtons(options=list(lesson.SIMULATED[:3]), value="laplace",
                                            description="mechanism"),
         "delta": w.delta_slider(1e-6, 1e-9, 1e-2),
         "k": widgets.SelectionSlider(options=PANEL_KS, value=16, description="k releases")}, seed)
@@ -269,8 +227,7 @@ def promise_panel(seed: int = 0) -> w.SliderPanel:
 
 # --- the panel of section 5: choosing epsilon from both sides -------------------------------------
 class ChooseView:
-    """A count's error target fixes epsilon (notebook 1's formula); epsilon fixes the most an
-    attacker's belief can grow (the posterior bound): both curves against epsilon, linked."""
+    """A count's RMSE target fixes epsilon (notebook 1), epsilon the posterior bound: both against epsilon."""
 
     def __init__(self):
         self.fig, (ax, ax_p) = new_figure(2, width=4.2, height=3.6)
