@@ -53,19 +53,27 @@ __all__ = [
     "VARIANTS",
     "SparseVectorResult",
     "above_threshold",
+    "above_threshold_accuracy",
     "above_threshold_conditional_probability",
+    "above_threshold_failure_probability",
     "above_threshold_proof",
     "above_threshold_proof_grid",
+    "above_threshold_proof_integrated",
+    "adaptive_answers",
+    "comparison_std",
     "exact_privacy_loss",
     "halting_loss_curves",
     "halting_privacy_losses",
     "halting_probabilities",
     "halting_worst_case_losses",
+    "loss_limit",
     "naive_above_threshold_epsilon",
+    "optimal_threshold_share",
     "output_log_probability",
     "output_sampler",
     "pair_privacy_loss",
     "sparse_vector",
+    "sparse_vector_adaptive",
     "variant_noise",
 ]
 
@@ -169,11 +177,13 @@ def above_threshold(
 class SparseVectorResult:
     """One or more runs of a sparse vector variant: ``above[r, i]`` True where run r reported
     query i above (top); ``answered[r, i]`` False after the run halted; ``values`` the
-    released noisy values (NaN where none) for "noisy_value", else None."""
+    released noisy values (NaN where none) for "noisy_value", else None; ``answers`` the answers
+    an adaptive analyst asked (NaN where none; :func:`sparse_vector_adaptive`), else None."""
 
     above: np.ndarray
     answered: np.ndarray
     values: np.ndarray | None
+    answers: np.ndarray | None = None
 
 
 def sparse_vector(
@@ -221,6 +231,67 @@ def sparse_vector(
     return SparseVectorResult(above, answered, values)
 
 
+def sparse_vector_adaptive(
+    next_answer: Callable[[tuple[bool, ...]], float | None],
+    threshold: float,
+    epsilon: float,
+    *,
+    c: int,
+    max_queries: int,
+    variant: str = "lyu_alg1",
+    threshold_share: float = 0.5,
+    sensitivity: float = 1.0,
+    size: int | None = None,
+    rng=None,
+) -> SparseVectorResult:
+    """A sparse vector ``variant`` with one noisy threshold (not dwork_roth) on an adaptively chosen
+    stream (seed 001: "an adaptively chosen stream of sensitivity 1 queries"): the analyst's
+    ``next_answer(outputs so far)`` gives the next query's answer on the data (None: stop asking).
+    The noise is the variant's, drawn as in :func:`sparse_vector`; each run's next query depends
+    on its own tops and bottoms so far, so the runs are grouped by their history at each step.
+    Given the outputs so far the next query is fixed, so the probability of an output is the fixed
+    stream's :func:`output_log_probability` on the answers :func:`adaptive_answers` lists, and the
+    proof (which conditions on the noise before query k) covers adaptive streams unchanged."""
+    t = float(threshold)
+    if not math.isfinite(t):
+        raise ValueError(f"threshold must be finite, got threshold={threshold!r}")
+    c = check_positive_int(c, "c")
+    noise = _noise(variant, epsilon, c, threshold_share, sensitivity)
+    if noise.after_top is not None or not noise.halts:
+        raise ValueError(f"variant must halt after c tops with one noisy threshold, got variant={variant!r}")
+    n = check_positive_int(max_queries, "max_queries")
+    rng = check_rng(rng)
+    runs = 1 if size is None else check_positive_int(size, "size")
+    that = t + noise.threshold * rng.laplace(0.0, 1.0, size=runs)
+    nu = noise.query * rng.laplace(0.0, 1.0, size=(runs, n))
+    above, answered = np.zeros((runs, n), dtype=bool), np.zeros((runs, n), dtype=bool)
+    answers, active = np.full((runs, n), np.nan), np.ones(runs, dtype=bool)
+    for i in range(n):
+        idx = np.flatnonzero(active)
+        if idx.size == 0:
+            break
+        keys, inverse = np.unique(above[idx, :i], axis=0, return_inverse=True)
+        asked = np.array([next_answer(tuple(bool(x) for x in key)) for key in keys], dtype=float)
+        a = asked[inverse.ravel()]
+        go, stop = idx[np.isfinite(a)], idx[~np.isfinite(a)]
+        answers[go, i], answered[go, i] = a[np.isfinite(a)], True
+        above[go, i] = answers[go, i] + nu[go, i] >= that[go]
+        active[stop] = False
+        active[go] = above[go, : i + 1].sum(axis=1) < c
+    return SparseVectorResult(above, answered, None, answers)
+
+
+def adaptive_answers(next_answer: Callable[[tuple[bool, ...]], float | None],
+                     output: ArrayLike) -> np.ndarray:
+    """The answers an adaptive analyst (as in :func:`sparse_vector_adaptive`) asks along ``output``:
+    query i's answer is next_answer(output[:i]), a fixed stream once the output is fixed."""
+    o = np.asarray(output, dtype=bool).ravel()
+    asked = [next_answer(tuple(bool(x) for x in o[:i])) for i in range(o.size)]
+    if any(a is None for a in asked):
+        raise ValueError("output must stop where the analyst stops asking, got an output past it")
+    return np.array(asked, dtype=float)
+
+
 def output_sampler(variant: str, epsilon: float, *, threshold: float = 0.0) -> Callable:
     """A vectorized sampler ``(answers, size, rng) -> outputs`` of ``variant`` with c = 1, as
     :func:`dplab.audit.audit_epsilon` takes it: the index of the first top of each run (-1 if none)
@@ -245,6 +316,83 @@ def naive_above_threshold_epsilon(k_queries: int, epsilon: float) -> float:
     comparison f_i + Lap(4 Delta/eps) >= That is an eps/4-DP release, so basic composition gives
     k eps/4. Valid, and better than the theorem's eps only for k < 4."""
     return check_positive_int(k_queries, "k_queries") * check_epsilon(epsilon) / 4
+
+
+def above_threshold_accuracy(k_queries: int, beta: float, epsilon: float, *, sensitivity: float = 1.0,
+                             exact: bool = False) -> float:
+    """alpha for which AboveThreshold is (alpha, beta)-accurate on k queries (Dwork & Roth 2014,
+    Theorem 3.24): with probability >= 1 - beta, every bottom has f_i <= T + alpha and the top
+    f_k >= T - alpha, for streams whose first k - 1 answers are below T - alpha:
+
+        alpha = 8 Delta (ln k + ln(2/beta)) / epsilon.
+
+    Only ln k: answering the k questions "f_i >= T?" with Laplace noise composed over k queries
+    needs (k Delta/eps) ln(k/beta) (seed 004, Theorem 3; ``dplab.laplace_accuracy_k``). With
+    ``exact=True``, the smallest alpha that meets beta: the root of
+    :func:`above_threshold_failure_probability` = beta (scipy's brentq)."""
+    k = check_positive_int(k_queries, "k_queries")
+    beta = check_positive(beta, "beta")
+    if beta >= 1:
+        raise ValueError(f"beta must be in (0, 1), got beta={beta!r}")
+    d, eps = check_sensitivity(sensitivity), check_epsilon(epsilon)
+    theorem = 8 * d * (math.log(k) + math.log(2 / beta)) / eps
+    if not exact:
+        return theorem
+    from scipy.optimize import brentq
+
+    return float(brentq(lambda a: above_threshold_failure_probability(k, a, eps, sensitivity=d) - beta,
+                        0.0, theorem, xtol=1e-10 * theorem))
+
+
+def above_threshold_failure_probability(k_queries: int, alpha: float, epsilon: float, *,
+                                        sensitivity: float = 1.0) -> float:
+    """The largest Pr[AboveThreshold is not alpha-accurate] over streams of k queries whose first
+    k - 1 answers are below T - alpha (Dwork & Roth 2014, Theorem 3.24's streams): by monotonicity
+    the worst puts them at T - alpha and the k-th at T + alpha, where the only accurate output
+    halts at query k: 1 - Pr[bottom^(k-1) top] (:func:`output_log_probability`)."""
+    k = check_positive_int(k_queries, "k_queries")
+    a = float(alpha)
+    if not (math.isfinite(a) and a >= 0):
+        raise ValueError(f"alpha must be finite and >= 0, got alpha={alpha!r}")
+    stream = np.r_[np.full(k - 1, -a), a]
+    return -math.expm1(output_log_probability("above_threshold", stream, 0.0, epsilon,
+                                              sensitivity=sensitivity))
+
+
+def optimal_threshold_share(c: int) -> float:
+    """The share eps1/eps of Lyu, Su & Li 2017's Algorithm 1 (threshold Lap(Delta/eps1), queries
+    Lap(2c Delta/eps2)) that minimises the variance of the comparison nu - rho,
+    2 (Delta/eps1)^2 + 2 (2c Delta/eps2)^2, at eps1 + eps2 = eps: eps1 : eps2 = 1 : (2c)^(2/3)
+    (their Section 4.2), so the share is 1 / (1 + (2c)^(2/3)): 0.39 at c = 1, 0.18 at c = 5, against
+    the default 1:1 split, ``threshold_share=0.5``."""
+    return 1.0 / (1.0 + (2 * check_positive_int(c, "c")) ** (2 / 3))
+
+
+def comparison_std(variant: str, epsilon: float, *, c: int = 1, threshold_share: float = 0.5,
+                   sensitivity: float = 1.0) -> float:
+    """Standard deviation of the noise in each comparison f_i + nu_i >= T + rho of ``variant``:
+    sqrt(2 b_rho^2 + 2 b_nu^2) for Laplace scales b (a Laplace(b) has variance 2 b^2); the
+    smaller, the more accurately a top marks an answer above T."""
+    noise = _noise(variant, epsilon, c, threshold_share, sensitivity)
+    return math.sqrt(2 * noise.threshold**2 + 2 * noise.query**2)
+
+
+def loss_limit(variant: str, epsilon: float, *, c: int = 1, neighbours: str = "general", block: int = 30,
+               threshold_share: float = 0.5) -> float:
+    """The exact privacy loss (:func:`exact_privacy_loss`) of c blocks "``block`` bottoms, then a
+    top" on a stream of zeros with T = 0 (Lyu et al.'s worst case). The loss levels off as the
+    blocks grow (block = 30 is within 1e-4 of the limit for every variant and c <= 5): general
+    neighbours give eps for the private variants, (1 + 6c)/4 eps for lee_clifton and (c + 1/2) eps
+    for no_halting (Lyu, Su & Li 2017); monotone ones eps1 + eps2/2 for lyu_alg1 (the bottoms'
+    move is free, the top's costs half of eps2's share: Lyu et al.'s monotone case), so 3 eps/4 for
+    AboveThreshold; nested ones eps/2 for AboveThreshold (only the threshold's shift is paid)."""
+    check_choice(variant, [v for v in VARIANTS if v not in ("noisy_value", "no_query_noise")], "variant")
+    c = check_positive_int(c, "c")
+    if not (isinstance(block, int | np.integer) and block >= 0):
+        raise ValueError(f"block must be an integer >= 0, got block={block!r}")
+    o = np.tile(np.r_[np.zeros(block, dtype=bool), True], c)
+    return exact_privacy_loss(variant, np.zeros(o.size), 0.0, epsilon, output=o, c=c,
+                              threshold_share=threshold_share, neighbours=neighbours)
 
 
 # ------------------------------------------------------------------ exact output probabilities
@@ -407,10 +555,15 @@ def exact_privacy_loss(
     value: float | None = None,
     threshold_share: float = 0.5,
     sensitivity: float = 1.0,
+    neighbours: str = "general",
 ) -> float:
     """The largest |ln P_D[o] / P_D'[o]| of the output o (default: bottom on all but the
     last answer, top on the last) over every neighbour D' whose answers each move by at
-    most Delta.
+    most Delta: in any directions (``neighbours="general"``), all the same way by possibly
+    different amounts ("monotone": Lyu, Su & Li 2017's monotonic queries, e.g. counts under
+    add/remove), or all of them from some query on by Delta the same way ("nested": the
+    queries "# rows with x >= h" for decreasing h, where one row moves every count from its own
+    x on; the top always moves with the last moved bottom).
 
     Worst neighbours: each query's factor in the output probability is monotone in its
     answer (a bottom is likelier when the answer is lower, a top when higher), and only
@@ -419,28 +572,39 @@ def exact_privacy_loss(
     of neighbours on short streams). For "noisy_value" at a released value the top's
     factor is a density, not monotone: both of its shifts are tried with both directions
     of the bottoms, and ``value=None`` takes the sup over released values (on a grid of
-    2,001 values and a local refinement).
+    2,001 values and a local refinement). Monotone neighbours: the same monotonicity puts the
+    extremes at the corners where the bottoms move by Delta and the tops stay, or the reverse,
+    in either direction; "monotone" and "nested" exclude "noisy_value".
     """
     f = _check_stream(answers)
     c = check_positive_int(c, "c")
     d = check_sensitivity(sensitivity)
     noise = _noise(variant, epsilon, c, threshold_share, d)
     o = _check_output(output, f.size, noise, c)
+    check_choice(neighbours, ("general", "monotone", "nested"), "neighbours")
+    if neighbours != "general" and variant == "noisy_value":
+        raise ValueError(f"neighbours={neighbours!r} needs a variant without released values, got "
+                         f"variant={variant!r}")
     kwargs = {"c": c, "threshold_share": threshold_share, "sensitivity": d}
     base = f.copy()
+    bottoms, tops = np.where(~o, d, 0.0), np.where(o, d, 0.0)
+    if neighbours == "general":  # (sign of the bottoms' move, sign of the tops' move against it)
+        moves = [s * (bottoms - tops) for s in (1.0, -1.0)]
+    elif neighbours == "monotone":
+        moves = [s * m for s in (1.0, -1.0) for m in (bottoms, tops)]
+    else:
+        moves = [s * np.where(np.arange(o.size) >= j, d, 0.0) for s in (1.0, -1.0) for j in range(o.size)]
 
     def loss_at(val: float | None) -> float:
         p = output_log_probability(variant, base, threshold, epsilon, o, value=val, **kwargs)
         worst = 0.0
-        bottoms = np.where(~o, d, 0.0)
-        for sign_bottom in (1.0, -1.0):
-            for sign_top in ((1.0, -1.0) if val is not None else (sign_bottom,)):
-                moved = base.copy()
-                moved[: o.size] += sign_bottom * bottoms - sign_top * np.where(o, d, 0.0)
-                q = output_log_probability(variant, moved, threshold, epsilon, o, value=val, **kwargs)
-                if math.isinf(p) and math.isinf(q):
-                    continue
-                worst = max(worst, abs(p - q))
+        for move in moves if val is None else [sb * bottoms - st * tops for sb in (1, -1) for st in (1, -1)]:
+            moved = base.copy()
+            moved[: o.size] += move
+            q = output_log_probability(variant, moved, threshold, epsilon, o, value=val, **kwargs)
+            if math.isinf(p) and math.isinf(q):
+                continue
+            worst = max(worst, abs(p - q))
         return worst
 
     if variant != "noisy_value" or value is not None:
@@ -586,6 +750,54 @@ def above_threshold_proof_grid(
                            ("|changed - p| / p", abs(r["changed"] - r["p"]) / r["p"])):
             worst[key] = max(worst[key], value)
     return worst
+
+
+def above_threshold_proof_integrated(
+    answers: ArrayLike, threshold: float, epsilon: float, *, sensitivity: float = 1.0
+) -> dict[str, float]:
+    """The proof's last line (seed 001): Pr[A = a] = E over nu_1..nu_(k-1) of Pr[A = a | nu_<k], for
+    a = (bottom^(k-1), top) on the stream ``answers`` (its last answer is f_k), against the worst
+    neighbour D' (every bottom up by Delta, the top down by Delta). With the same nu_<k,
+    g(D') = g(D) + Delta exactly, so with g's density p_g(x) = d/dx prod_(i<k) F_nu(x - f_i):
+
+        Pr[A = a]  = integral p_g(x) P(x, f_k) dx  (P: :func:`above_threshold_conditional_probability`)
+        Pr[A' = a] = integral p_g(x) P(x + Delta, f_k - Delta) dx,
+
+    and P(x, f_k) <= e^eps P(x + Delta, f_k - Delta) at every x (the lines before) integrates to
+    Pr[A = a] <= e^eps Pr[A' = a]. Returns ``p``, ``p_prime`` (both integrals, scipy's quad),
+    ``p_direct``, ``p_prime_direct`` (:func:`output_log_probability`, an integral over the threshold
+    instead), ``pointwise`` (max over x of P(x, f_k) / (e^eps P(x + Delta, f_k - Delta))) and
+    ``ratio`` = p / p_prime."""
+    from scipy import integrate
+
+    f = _check_stream(answers)
+    if f.size < 2:
+        raise ValueError(f"answers must hold at least one bottom and the top, got {f.size} answer")
+    d = check_sensitivity(sensitivity)
+    b_nu = _noise("above_threshold", epsilon, 1, 0.5, d).query
+    below, f_k = f[:-1], float(f[-1])
+
+    def density_of_g(x: float) -> float:  # sum over the query that is the max of the others' CDFs
+        log_cdf = _log_cdf(x - below, b_nu)
+        return float(np.exp(special.logsumexp(log_cdf.sum() - log_cdf + _log_pdf(x - below, b_nu))))
+
+    def cond(x: float, shift: float) -> float:
+        return above_threshold_conditional_probability(x + shift, f_k - shift, threshold, epsilon,
+                                                       sensitivity=d)
+
+    lo, hi = below.min() - 60 * b_nu, below.max() + 60 * b_nu
+    kinks = sorted({*below.tolist(), float(threshold), f_k})
+    p, p_prime = (integrate.quad(lambda x, s=s: density_of_g(x) * cond(x, s), lo, hi, points=kinks,
+                                 epsabs=0, epsrel=1e-10, limit=400)[0] for s in (0.0, d))
+    prime = np.r_[below + d, f_k - d]
+    xs = np.linspace(below.min() - 10 * b_nu, below.max() + 10 * b_nu, 81)
+    pointwise = max(cond(x, 0.0) / (math.exp(epsilon) * cond(x, d)) for x in xs)
+    return {"p": p, "p_prime": p_prime,
+            "p_direct": math.exp(output_log_probability("above_threshold", f, threshold, epsilon,
+                                                        sensitivity=d)),
+            "p_prime_direct": math.exp(output_log_probability("above_threshold", prime, threshold, epsilon,
+                                                              sensitivity=d)),
+            "pointwise": pointwise, "ratio": p / p_prime}
 
 
 # ------------------------------------------------------------------ every output of a stream at once

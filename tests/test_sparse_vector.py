@@ -317,6 +317,7 @@ def test_pair_privacy_loss_against_quad():
         pair_privacy_loss("no_halting", d, d_prime, 0.0, eps)
 
 
+@pytest.mark.catches("sparse_vector.worst_case_top_at_one_corner")
 def test_the_worst_case_over_streams_is_at_a_corner_and_meets_the_naive_and_the_theorem_bounds():
     """catches: a worst case that keeps the bottoms and the top at one answer (the stream of zeros: far
     below k eps/4), that forgets a corner, or whose shifts move the answers the wrong way.

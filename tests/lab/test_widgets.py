@@ -142,6 +142,25 @@ def _loss_panel_text(variant: str) -> str:
     return panel.recompute()
 
 
+def test_loss_panel_c_and_neighbours_change_the_readouts_limit():
+    """Issue 27: the c slider and the general/monotone toggle move the exact loss limit in the readout
+    (Lyu, Su & Li 2017: Lee-Clifton's (1 + 6c)/4 eps; with monotone neighbours each top pays one shift
+    of its Lap(4/(3 eps)) noise, (1 + 3c)/4 eps, and Algorithm 1 eps1 + eps2/2 = 3 eps/4)."""
+    from dplab.lab.lessons.l04_above_threshold_proof import views
+
+    panel = views.loss_panel()
+    assert "limit as j grows: 1.75 = 1.75 ε" in panel.readout.value
+    image = bytes(panel.image.value)
+    panel.controls["c"].value = 3
+    assert "c = 3" in panel.readout.value and "limit as j grows: 4.75 = 4.75 ε" in panel.readout.value
+    assert bytes(panel.image.value) != image
+    panel.controls["neighbours"].value = "monotone"
+    assert "monotone neighbours" in panel.readout.value
+    assert "limit as j grows: 2.5 = 2.5 ε" in panel.readout.value
+    panel.controls["variant"].value = "lyu_alg1"
+    assert "limit as j grows: 0.75 = 0.75 ε, within" in panel.readout.value
+
+
 class _CountingView:
     """A View whose readout says which values and seed it was updated with."""
 

@@ -46,15 +46,10 @@ def height_stream() -> np.ndarray:
     return np.array([np.sum(heights >= h) for h in STREAM_HEIGHTS_M], dtype=float)
 
 
-def loss_curves(epsilon: float) -> dict[str, np.ndarray]:
-    """halting_loss_curves of CURVE_VARIANTS up to the last k of LOSS_K (the figures' curves)."""
-    return halting_loss_curves(CURVE_VARIANTS, epsilon, int(LOSS_K[-1]))
-
-
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md (all computed: exact losses and audit bounds)."""
     eps = 1.0
-    curves = loss_curves(eps)
+    curves = halting_loss_curves(CURVE_VARIANTS, eps, int(LOSS_K[-1]))
     lee = audit_epsilon(output_sampler("lee_clifton", 0.7), AUDIT_D, AUDIT_D_PRIME, n_runs=200_000,
                         n_pilot=50_000, rng=seed)
 

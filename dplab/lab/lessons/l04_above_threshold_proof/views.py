@@ -17,7 +17,6 @@ from dplab.lab.lessons.l04_above_threshold_proof.report import (
     STREAM_HEIGHTS_M,
     THRESHOLD,
     height_stream,
-    loss_curves,
 )
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.lab.widgets import (
@@ -38,12 +37,14 @@ from dplab.sparse_vector import (
     above_threshold,
     halting_loss_curves,
     halting_probabilities,
+    halting_worst_case_losses,
+    loss_limit,
     naive_above_threshold_epsilon,
 )
 
 VARIANT_COLORS = {"above_threshold": "k", "lyu_alg1": COLORS["analytic"], "dwork_roth": COLORS["classical"],
                   "lee_clifton": COLORS["zcdp"], "no_halting": COLORS["bound"]}
-PANEL_K_MAX = 200
+PANEL_K_MAX = 50
 
 
 def figure_stream(epsilon: float = 1.0, seed: int = SEED, runs: int = 200_000):
@@ -72,18 +73,20 @@ def figure_stream(epsilon: float = 1.0, seed: int = SEED, runs: int = 200_000):
 
 
 def figure_naive(epsilon: float = 1.0):
-    """Naive accounting n eps/4 against the theorem's eps and the exact worst loss."""
+    """Naive accounting k eps/4 against the theorem's eps, the exact loss of halting at k on the
+    stream of zeros, and its worst case over streams."""
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
     n = LOSS_K
-    exact = loss_curves(epsilon)["above_threshold"][n - 1]
-    ax.plot(n, [naive_above_threshold_epsilon(int(k), epsilon) for k in n], "o-", color=COLORS["zcdp"],
-            ms=3, label="naive: k ε/4 (sequential composition of the comparisons; valid, better for k < 4)")
-    ax.axhline(epsilon, color="k", ls="--", lw=1, label="the theorem: ε, whatever k")
-    ax.plot(n, exact, "s-", color=COLORS["analytic"], ms=3,
-            label="exact loss of halting at query k (0s, T = 0)")
+    ax.plot(n, [naive_above_threshold_epsilon(int(k), epsilon) for k in n], "o--", color=COLORS["zcdp"],
+            ms=3, zorder=4, label="naive: k ε/4 (sequential composition of the comparisons)")
+    ax.plot(n, halting_worst_case_losses("above_threshold", epsilon, int(n[-1]))[n - 1], "D-", ms=7, lw=2.5,
+            color=COLORS["laplace"], alpha=0.6, label="exact loss of halting at k, worst case over streams")
+    zeros = halting_loss_curves(("above_threshold",), epsilon, int(n[-1]))["above_threshold"][n - 1]
+    ax.plot(n, zeros, "s:", color="0.35", ms=3, label="exact loss of halting at k, on one stream (0s, T = 0)")
+    ax.axhline(epsilon, color="k", ls="--", lw=1.2, zorder=5, label="the theorem: ε, whatever k")
     ax.set(xscale="log", yscale="log", xlabel="number of queries k", ylabel="privacy loss",
            title=f"AboveThreshold: naive accounting against the theorem, ε = {epsilon:g}")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
 
@@ -91,7 +94,7 @@ def figure_naive(epsilon: float = 1.0):
 def figure_losses(epsilon: float = 1.0):
     """Exact loss / eps of halting at query k against k, for every variant with a curve."""
     fig, (ax,) = new_figure(1, width=7.0, height=3.8)
-    curves = loss_curves(epsilon)
+    curves = halting_loss_curves(CURVE_VARIANTS, epsilon, int(LOSS_K[-1]))
     order = [v for v in CURVE_VARIANTS if v != "above_threshold"] + ["above_threshold"]
     styles = {"above_threshold": ("-", 5, 0.35), "dwork_roth": ("--", 1.5, 1.0)}
     for variant in order:  # the correct algorithm wide and pale, the two variants equal to it on top
@@ -108,29 +111,30 @@ def figure_losses(epsilon: float = 1.0):
     return fig
 
 
+PANEL_J = (1, 2, 3, 5, 8, 13, 21, 31, PANEL_K_MAX)  # queries per top; the next to last is loss_limit's limit
+
+
 @cached(maxsize=256)
-def _panel_curve(variant: str, epsilon: float) -> np.ndarray:
-    """The loss of halting at j = 1..PANEL_K_MAX for one variant and eps (cached: the queries
-    slider only truncates it)."""
-    return halting_loss_curves((variant,), epsilon, PANEL_K_MAX)[variant]
+def _panel_curve(variant: str, epsilon: float, c: int, neighbours: str) -> np.ndarray:
+    """loss_limit's loss at blocks of j - 1 bottoms, j in PANEL_J (its limit at j = 31)."""
+    return np.array([loss_limit(variant, epsilon, c=c, neighbours=neighbours, block=j - 1) for j in PANEL_J])
 
 
 class LossView:
-    """The exact loss / eps of halting at each query j = 1..k for the chosen variant at the
-    chosen eps, against AboveThreshold's and the claimed eps (1 on this axis, at every eps)."""
+    """The exact loss / eps of c blocks "j - 1 bottoms, then a top" for the chosen variant, c, eps
+    and neighbours, against AboveThreshold's (c = 1) and the claimed eps (1 on this axis)."""
 
     def __init__(self):
         self.fig, (ax,) = new_figure(1, width=7.0, height=3.6)
-        j = np.arange(1, PANEL_K_MAX + 1)
-        (self.chosen,) = ax.plot(j, np.zeros_like(j, dtype=float), "-", color=COLORS["zcdp"], lw=1.8,
-                                 label="chosen variant")
-        (self.reference,) = ax.plot(j, np.zeros_like(j, dtype=float), "k-", lw=1, label="above_threshold")
+        zero = np.zeros(len(PANEL_J))
+        (self.chosen,) = ax.plot(PANEL_J, zero, "o-", ms=3, color=COLORS["zcdp"], lw=1.8, label="chosen")
+        (self.reference,) = ax.plot(PANEL_J, zero, "k-", lw=1, label="above_threshold (c = 1)")
         ax.plot([1, PANEL_K_MAX], [1, 1], "k:", lw=1, label="claimed ε")
-        self.here = ax.axvline(PANEL_K_MAX, color="k", lw=0.8, ls="--", label="chosen k")
-        ax.set(xscale="log", yscale="log", xlim=(1, PANEL_K_MAX), ylim=(0.1, 2.5),
-               xlabel="query j of the halt", ylabel="exact privacy loss / ε",
-               title="exact loss of halting at query j (stream of 0s, T = 0)")
-        ax.set_yticks([0.1, 0.2, 0.5, 1, 1.5, 2])
+        (self.here,) = ax.plot([PANEL_K_MAX], [1.0], "kD", ms=6, label="chosen j")
+        ax.set(xscale="log", yscale="log", xlim=(1, PANEL_K_MAX * 1.1), ylim=(0.1, 10),
+               xlabel="queries per ⊤, j (⊥ on j − 1 queries, then ⊤; c times)", ylabel="exact loss / ε",
+               title="exact loss of (⊥^(j−1) ⊤)^c (stream of 0s, T = 0)")
+        ax.set_yticks([0.1, 0.2, 0.5, 0.75, 1, 2, 5, 10])
         ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())
         self.eps_text = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top", fontsize=9)
@@ -139,24 +143,27 @@ class LossView:
         self.dynamic = [self.chosen, self.reference, self.here, self.eps_text]
 
     def update(self, values: dict, seed: int) -> str:
-        eps, k, variant = float(values["epsilon"]), int(values["k"]), values["variant"]
-        j = np.arange(1, k + 1)
-        curve = _panel_curve(variant, eps)
-        self.chosen.set_data(j, curve[:k] / eps)
+        eps, j, variant = float(values["epsilon"]), int(values["k"]), values["variant"]
+        neighbours = values.get("neighbours", "general")
+        c = 1 if variant == "above_threshold" else int(values.get("c", 1))
+        curve = _panel_curve(variant, eps, c, neighbours)
+        self.chosen.set_data(PANEL_J, curve / eps)
         self.chosen.set_label(variant)
-        self.reference.set_data(j, _panel_curve("above_threshold", eps)[:k] / eps)
-        self.here.set_xdata([k, k])
-        self.eps_text.set_text(f"ε = {eps:.3g}")
-        loss = curve[k - 1]
-        verdict = "within" if loss <= eps * (1 + 1e-9) else "beyond"
+        self.reference.set_data(PANEL_J, _panel_curve("above_threshold", eps, 1, neighbours) / eps)
+        loss, limit = loss_limit(variant, eps, c=c, neighbours=neighbours, block=j - 1), curve[-2]  # j = 31
+        self.here.set_data([j], [loss / eps])
+        self.eps_text.set_text(f"ε = {eps:.3g}, c = {c}, {neighbours} neighbours")
+        verdict = "within" if limit <= eps * (1 + 1e-9) else "beyond"
         promised = promise(epsilon=eps) if variant in PRIVATE_VARIANTS else promise(
             reason=f"{variant} is not ε-DP (Lyu, Su & Li 2017), so its ε is only a label")
-        return (f"<b>{variant}</b>, ε = {eps:.3g}: halting at query k = {k} loses {loss:.4g}, "
-                f"{verdict} the claimed ε ({loss / eps:.3g} ε)" + promised)
+        return (f"<b>{variant}</b>, c = {c}, {neighbours} neighbours, ε = {eps:.3g}: j = {j} loses "
+                f"{loss:.4g} ({loss / eps:.3g} ε); its limit as j grows: {limit:.4g} = {limit / eps:.3g} ε, "
+                f"{verdict} the claimed ε" + promised)
 
 
-def figure_loss_panel(epsilon: float = 1.0, k: int = 100, variant: str = "lee_clifton", seed: int = SEED):
-    fig = view_figure(LossView, {"epsilon": epsilon, "k": k, "variant": variant}, seed)
+def figure_loss_panel(epsilon: float = 1.0, k: int = 50, variant: str = "lee_clifton", seed: int = SEED):
+    values = {"epsilon": epsilon, "k": k, "variant": variant, "c": 1, "neighbours": "general"}
+    fig = view_figure(LossView, values, seed)
     fig.axes[0].legend(fontsize=7, loc="lower right")  # names the variant shown
     return fig
 
@@ -164,9 +171,10 @@ def figure_loss_panel(epsilon: float = 1.0, k: int = 100, variant: str = "lee_cl
 def loss_panel(seed: int = SEED) -> SliderPanel:
     import ipywidgets as widgets
 
-    controls = {"epsilon": epsilon_slider(1.0), "k": k_slider(100, high=PANEL_K_MAX, description="queries"),
-                "variant": widgets.Dropdown(options=list(CURVE_VARIANTS), value="lee_clifton",
-                                            description="variant")}
+    menu = widgets.Dropdown(options=CURVE_VARIANTS, value="lee_clifton", description="variant")
+    toggle = widgets.ToggleButtons(options=("general", "monotone"), description="neighbours")
+    controls = {"epsilon": epsilon_slider(1.0), "k": k_slider(50, high=PANEL_K_MAX, description="queries"),
+                "variant": menu, "c": k_slider(1, high=5, description="c"), "neighbours": toggle}
     return view_panel(LossView, controls, seed)
 
 
@@ -175,7 +183,7 @@ def figures() -> dict[str, object]:
             "04_loss_panel": figure_loss_panel()}
 
 
-PANELS = (PanelCase("04 loss panel (epsilon, queries, variant)", loss_panel,
-                    {"epsilon": list(BENCH_EPSILONS[:6]), "k": [10, 50, 200],
-                     "variant": ["above_threshold", "no_halting"]},
+PANELS = (PanelCase("04 loss panel (epsilon, queries, variant, c, neighbours)", loss_panel,
+                    {"epsilon": list(BENCH_EPSILONS[:6]), "k": [10, 30, 50], "variant": ["above_threshold",
+                     "no_halting"], "c": [1, 3], "neighbours": ["general", "monotone"]},
                     BrowserStep(0, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),)
