@@ -4,14 +4,15 @@ The privacy loss of an output y is L(y) = ln p(y)/q(y), p and q the output densi
 neighbours D and D'. With y drawn from p, L has a distribution omega, the PLD. A mechanism
 is (epsilon, delta)-DP for this pair exactly when
 
-    delta >= delta(epsilon) = E[(1 - e^(epsilon - L))_+] + Pr[L = inf]
+    delta >= delta(epsilon) = E[(1 - e^(epsilon - L))_+ ; L finite] + Pr[L = inf]
 
-(the hockey-stick divergence; Sommer, Meiser & Mohammadi 2019). Running k mechanisms on
-the same data adds their independent losses, so the PLD of the composition is the k-fold
-convolution of omega, and delta(epsilon) computed from it is exact: tighter than every
-composition theorem (Koskela, Jalko & Honkela 2020 compute it by FFT, as here). The
-mechanisms here are symmetric (the pair (D', D) has the same PLD as (D, D')), so one
-order suffices.
+(the hockey-stick divergence; Sommer, Meiser & Mohammadi 2019): the expectation runs over the
+finite losses only, since an infinite loss, an output impossible on D', counts in full once.
+Running k mechanisms on the same data adds their independent losses, so the PLD of the
+composition is the k-fold convolution of omega, and delta(epsilon) computed from it is
+exact: tighter than every composition theorem (Koskela, Jalko & Honkela 2020 compute it by
+FFT, as here). The mechanisms here are symmetric (the pair (D', D) has the same PLD as
+(D, D')), so one order suffices.
 
 The grid. Losses are rounded to multiples of ``step``: up (pessimistic) or down
 (optimistic). The integrand (1 - e^(eps - L))_+ grows with L, so rounding up can only raise

@@ -51,6 +51,7 @@ def test_never_below_dp_accounting(optional_module):
         assert ours_high - theirs[True].get_epsilon_for_delta(delta) < 0.01
 
 
+@pytest.mark.catches("gaussian.pld_mean_mu_squared")
 @pytest.mark.parametrize("k", [1, 10, 100])
 @pytest.mark.parametrize("eps", [0.0, 0.5, 2.0])
 def test_gaussian_composition_brackets_the_closed_form(k, eps):
@@ -66,6 +67,23 @@ def test_gaussian_composition_brackets_the_closed_form(k, eps):
     low = dplab.Gaussian.from_mu(mu).pld(step=1e-3, pessimistic=False).compose(k).delta(eps)
     assert low - 1e-12 <= exact <= high + 1e-12
     assert high - low < 0.01
+
+
+@pytest.mark.catches("gaussian.pld_mean_mu_squared")
+def test_gaussian_composition_against_dp_accounting(optional_module):
+    """k = 16 Gaussians of mu = 1/4 composed by FFT (the discretised N(mu^2/2, mu^2) to the 16th
+    power): epsilon(delta) against Google's dp-accounting, which builds and composes the same PLD
+    with its own code, and against the closed form of sqrt(16) mu = 1-GDP (solved here by brentq)."""
+    optional_module("dp_accounting")
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    theirs = pld.from_gaussian_mechanism(4.0, value_discretization_interval=1e-4).self_compose(16)
+    high = dplab.Gaussian.from_mu(0.25).pld(step=1e-4).compose(16)
+    low = dplab.Gaussian.from_mu(0.25).pld(step=1e-4, pessimistic=False).compose(16)
+    for delta in (1e-3, 1e-6, 1e-9):
+        exact = _gdp_epsilon(1.0, delta)
+        assert low.epsilon(delta) <= exact <= high.epsilon(delta) <= exact + high.rounding_bound
+        assert theirs.get_epsilon_for_delta(delta) == pytest.approx(exact, abs=high.rounding_bound)
 
 
 def test_randomized_response_composition_is_kov():

@@ -3,10 +3,14 @@ dplab answers 08`` prints the key (questions, computed answers, worked solutions
 
 from __future__ import annotations
 
+import math
+
 from dplab.accounting import PLDAccountant
 from dplab.lab.exercises import Exercise
 from dplab.mechanisms import Laplace
 from dplab.promises import epsilon_for_posterior, posterior_bound, tradeoff_dp
+
+_BOUND_08_4 = 1 - tradeoff_dp(1e-4, 0.5, 1e-4)  # TPR <= e^eps FPR + delta at FPR 1e-4
 
 EXERCISES = [
     Exercise(
@@ -41,9 +45,11 @@ EXERCISES = [
         "08.4",
         "A release is (0.5, 1e-4)-DP. At a false-positive rate of 1e-4, what is the largest true-positive "
         "rate any membership attack can have?",
-        lambda: 1 - tradeoff_dp(1e-4, 0.5, 1e-4),
+        lambda: _BOUND_08_4,
         "TPR <= e^eps FPR + delta (the other inequality of f_eps,delta does not bind at so small an FPR).",
-        "e^0.5 * 0.0001 + 0.0001 = 0.000165 + 0.0001 = 0.000265: at this FPR, delta is most of the bound.",
+        f"e^0.5 * 0.0001 + 0.0001 = {math.exp(0.5) * 1e-4:.6f} + 0.0001 = {_BOUND_08_4:.6f}: at this FPR "
+        f"delta is {1e-4 / _BOUND_08_4:.0%} of the bound, e^eps FPR the larger part; at FPR 1e-3 delta "
+        f"would be {1e-4 / (1 - tradeoff_dp(1e-3, 0.5, 1e-4)):.0%}.",
     ),
     Exercise(
         "08.5",

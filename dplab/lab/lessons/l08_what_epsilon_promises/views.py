@@ -111,25 +111,22 @@ def figure_composition():
     fig, (ax, ax_h, ax_e) = new_figure(3, width=3.9, height=4.0)
     plots.tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
     ax.set(xlabel="α", ylabel="β")
-    for k, color in zip(lesson.CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
-        ax.plot(ALPHA, lesson.composed_laplace(1 / math.sqrt(k), k).tradeoff(ALPHA), color=color, lw=1.4,
-                label=f"k = {k} (exact, PLD)")
-    k, eps0 = max(lesson.CLT_KS), 1 / math.sqrt(max(lesson.CLT_KS))
-    mu, pld = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k), lesson.composed_laplace(eps0, k)
-    ax.plot(ALPHA, tradeoff_gdp(ALPHA, mu), "k--", lw=1.2,
-            label=f"Gaussian, same mean loss as k = 64: μ = {mu:.2f}")
-    ax.legend(fontsize=7, loc="upper right")
-    # each step's loss has atoms at +-eps0 (outputs beyond the two counts), so the sum has atoms on a
-    # lattice of spacing 2 eps0: bins of that width, centred on it, hold one atom each
-    edges, width, grid = np.arange(-3.0, 4.0 + eps0, 2 * eps0) - eps0, 2 * eps0, np.linspace(-3, 4, 300)
+    k, eps0, grid = max(lesson.CLT_KS), 1 / math.sqrt(max(lesson.CLT_KS)), np.linspace(-3, 4, 300)
+    for kk, color in zip(lesson.CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
+        pld = lesson.composed_laplace(1 / math.sqrt(kk), kk)  # exact by FFT: its CDF drifts to N(μ²/2, μ²)
+        ax.plot(ALPHA, pld.tradeoff(ALPHA), color=color, lw=1.4, label=f"k = {kk}")
+        ax_h.step(pld.losses, np.cumsum(pld.pmf), where="post", color=color, lw=1.4, label=f"k = {kk} (FFT)")
+    mu = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k)
+    ax.plot(ALPHA, tradeoff_gdp(ALPHA, mu), "k--", lw=1.2, label=f"Gaussian, μ = {mu:.2f}")
+    ax.legend(fontsize=7, loc="upper right", title="exact (PLD)", title_fontsize=7)
+    quantiles = np.linspace(0.025, 0.975, 20)  # the 200,000 sampled total losses of k = 64 steps
     sampled = privacy_loss_samples(Laplace(1.0, eps0), np.zeros(k), np.ones(k), 200_000,
                                    np.random.default_rng([lesson.SEED, 53]))
-    ax_h.stairs(np.histogram(pld.losses, bins=edges, weights=pld.pmf)[0] / width, edges, color=PALETTE[0],
-                lw=1.5, label="exact PLD (FFT)")
-    ax_h.hist(sampled, bins=edges, density=True, color=PALETTE[1], alpha=0.45, label="sampled losses (2·10⁵)")
-    ax_h.plot(grid, stats.norm.pdf(grid, mu**2 / 2, mu), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {mu:.3f}")
-    ax_h.set(xlim=(-3, 4), ylim=(0, 0.62), xlabel="total privacy loss L", ylabel="density",
-             title=f"the PLD of k = {k} steps of ε₀ = {eps0:g}")
+    ax_h.plot(np.quantile(sampled, quantiles), quantiles, "o", ms=3.5, color=PALETTE[3],
+              label=f"k = {k}, sampled (2·10⁵)")
+    ax_h.plot(grid, stats.norm.cdf(grid, mu**2 / 2, mu), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {mu:.2f}")
+    ax_h.set(xlim=(-3, 4), ylim=(0, 1), xlabel="total privacy loss L", ylabel="Pr[L ≤ l]",
+             title="the PLD's CDF drifts to a Gaussian")
     ax_h.legend(fontsize=7, loc="upper left")
     table = [epsilons(Laplace(1.0, lesson.ACCOUNT_EPSILON), k, lesson.ACCOUNT_DELTA, lesson.ACCOUNTANTS)
              for k in lesson.ACCOUNT_KS]
@@ -157,12 +154,12 @@ class PromiseView:
 
     def __init__(self):
         self.fig, (ax, ax_p) = new_figure(2, width=4.2, height=4.3)
-        self.prior = np.linspace(0.001, 0.999, 300)
+        self.prior, self.ax = np.linspace(0.001, 0.999, 300), ax
         plots.tradeoff_axes(ax, "the attacker's errors")
         ax.set(xlabel="α: false alarms", ylabel="β: misses")
         (self.bound,) = ax.plot(ALPHA, ALPHA, "k--", lw=1.2, label="f_ε,δ of the total (any such release)")
         (self.curve,) = ax.plot(ALPHA, ALPHA, lw=1.6, color=PALETTE[0], label="these k releases (exact)")
-        (self.limit,) = ax.plot(ALPHA, ALPHA, ":", lw=1.2, color=PALETTE[4], label="Gaussian limit")
+        (self.limit,) = ax.plot(ALPHA, ALPHA, lw=5, color=BOUND_COLOR, zorder=1, label="Gaussian limit")
         (self.roc,) = ax.plot([], [], "o", ms=3, color=PALETTE[3], label="simulated attacker")
         ax.legend(fontsize=7, loc="upper right")
         ax_p.plot(self.prior, self.prior, ":", color="0.5", lw=1, label="no release")
@@ -180,16 +177,15 @@ class PromiseView:
         eps, prior = float(values["epsilon"]), float(values["prior"])
         mechanism, delta, k = str(values["mechanism"]), float(values["delta"]), int(values["k"])
         gaussian, step = mechanism == "gaussian", lesson.section_mechanism(mechanism, eps / k, delta / k)
-        if gaussian:  # k Gaussians of mu each are exactly (sqrt(k) mu)-GDP (Dong, Roth & Su 2022)
-            mu = math.sqrt(k) * step.mu
-            curve, at_delta = tradeoff_gdp(ALPHA, mu), mu
-        else:  # the PLD of k steps, 400 grid points per step's loss range (RR's losses +-eps0 on the grid)
-            one = step.pld(step=2 * step.epsilon / 400)
-            pld, mu = one.compose(k), gdp_limit_mu(one, k)
-            curve, at_delta = pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA)
+        # the PLD of k steps by FFT, grid eps0/200 (RR's losses +-eps0 on it) or mu0/100 for the Gaussian
+        one = step.pld(step=step.mu / 100 if gaussian else step.epsilon / 200)
+        pld, mu = one.compose(k), gdp_limit_mu(one, k)  # for the Gaussian exact: sqrt(k) mu0 (DRS 2022)
+        curve, at_delta = pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA)
+        name = {"laplace": "Laplace", "gaussian": "Gaussian"}.get(mechanism, mechanism)
+        self.ax.set_title(f"k = {k} {name} release{'s' * (k > 1)} of {'(ε, δ)' if gaussian else 'ε'}/{k}")
         self.bound.set_ydata(tradeoff_dp(ALPHA, eps, delta if gaussian else 0.0))
         self.curve.set(ydata=curve, color=MECHANISM_COLORS[mechanism])
-        self.limit.set(ydata=tradeoff_gdp(ALPHA, mu), visible=k > 1 and not gaussian)
+        self.limit.set(ydata=tradeoff_gdp(ALPHA, mu), visible=k > 1)
         # the attacker on the k releases: as epsilon moves, the same standard draws rescaled
         roc = composed_roc(step, k, PANEL_DRAWS, np.random.default_rng([lesson.SEED, 61, seed]), n_points=24)
         self.roc.set_data(roc.alpha, roc.beta)
@@ -200,7 +196,8 @@ class PromiseView:
                            else f"{prior:g} → at most {bound:.3f}")
         each = f"{k} release{'s' if k > 1 else ''} of " + (
             f"(ε/k, δ/k) = ({eps / k:.3g}, {delta / k:.2g})" if gaussian else f"ε/k = {eps / k:.3g}")
-        exact = (f"{'together they are' if k > 1 else 'it is'} exactly μ-GDP with μ = {mu:.3f}" if gaussian
+        exact = (f"{'together they are' if k > 1 else 'it is'} exactly μ-GDP with μ = {mu:.3f}; by FFT ε = "
+                 f"{at_delta:.3f} at δ = {PANEL_DELTA:g}" if gaussian
                  else f"at δ = {PANEL_DELTA:g} its exact ε (PLD) is {at_delta:.3f}: nothing to compose"
                  if k == 1 else f"exact accounting (PLD) puts them at ε = {at_delta:.3f} for δ = "
                  f"{PANEL_DELTA:g}, {'below' if at_delta < eps - 5e-4 else 'at'} the ε = {eps:.3g} that "
