@@ -229,6 +229,24 @@ class RangeStrategy:
         per_measurement = self.reconstruct(np.eye(self.n_measurements))  # row m: A^+ e_m
         return np.sum(np.cumsum(per_measurement, axis=1) ** 2, axis=0)
 
+    def error_units_by_length(self) -> np.ndarray:
+        """Mean over the k - r + 1 ranges of length r of E[(range error)^2] of the least-squares
+        answers, r = 1..k (index r - 1), in units of one measurement's variance.
+
+        The matrix mechanism (Li, Hay, Rastogi, Miklau & McGregor, PODS 2010) answers a range w
+        with error w A^+ z, z the measurement noise, of variance ||w A^+||_2^2 per unit noise
+        variance; so the mean over the ranges W_r of length r is ||W_r A^+||_F^2 / (k - r + 1).
+        Each unit measurement's reconstruction (row m: A^+ e_m) is scored by
+        :func:`range_error_by_length`, and the independent noises add their variances over m.
+        Identity gives r exactly. O(measurements x k log k) time, O(measurements x k) memory."""
+        per_measurement = self.reconstruct(np.eye(self.n_measurements))  # row m: A^+ e_m
+        return range_error_by_length(per_measurement).sum(axis=0)
+
+    def expected_error_by_length(self, epsilon: float) -> np.ndarray:
+        """Exact mean squared error of the least-squares answers to the ranges of each length
+        r = 1..k (index r - 1): 2 (Delta/eps)^2 * :meth:`error_units_by_length`; identity: 2r/eps^2."""
+        return laplace_mse(self.sensitivity, epsilon) * self.error_units_by_length()
+
     def expected_total_error(self, epsilon: float, inference: bool = False) -> float:
         """Exact expected total squared error over all ranges: 2 (Delta/eps)^2 * error_units
         (``inference`` as in :meth:`total_error`)."""

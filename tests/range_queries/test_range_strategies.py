@@ -295,6 +295,30 @@ def test_prefix_error_units():
         assert est.contains(units[j]), j
 
 
+@pytest.mark.catches("strategies.by_length_mean_over_measurements")
+@pytest.mark.parametrize("name, k, b, root", [("identity", 9, 2, False), ("hierarchy", 16, 2, False),
+                                              ("hierarchy", 9, 3, True), ("wavelet", 12, 2, False),
+                                              ("all_ranges", 6, 2, False)])
+def test_error_by_length_against_the_ranges_of_each_length(name, k, b, root):
+    """||W_r A^+||_F^2 / (k - r + 1) with W_r listed range by range and A^+ from numpy's dense
+    pinv of the strategy matrix (of a tree or wavelet over the padded bins, cut to the k real ones)."""
+    s = dplab.range_strategy(name, k, b, include_root=root)
+    padded = b ** dplab.tree_height(k, b) if name in ("hierarchy", "wavelet") else k  # padded bins: unknowns
+    pinv = np.linalg.pinv(dplab.range_strategy(name, padded, b, include_root=root).matrix())[:k]
+    expected = []
+    for r in range(1, k + 1):
+        w_r = np.array([[1.0 if i <= j < i + r else 0.0 for j in range(k)] for i in range(k - r + 1)])
+        expected.append(np.sum((w_r @ pinv) ** 2) / (k - r + 1))
+    expected = np.array(expected)
+    np.testing.assert_allclose(s.error_units_by_length(), expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(s.expected_error_by_length(0.5), 8 * s.sensitivity**2 * expected, rtol=1e-9)
+    if name == "identity":
+        np.testing.assert_allclose(s.expected_error_by_length(0.5), 2 * np.arange(1, k + 1) / 0.25)
+    # summed over the k - r + 1 ranges of each length: the total error over all ranges
+    counts = k - np.arange(k)
+    assert np.sum(counts * expected) == pytest.approx(s.error_units(inference=True), rel=1e-9)
+
+
 @pytest.mark.parametrize("k", [16, 64, 100, 256, 1000, 4096])
 def test_height_histogram_bins_whole_centimetres_exactly(k):
     """The heights are whole centimetres: the bin of h cm is (h - 120) k // 100 in integers.

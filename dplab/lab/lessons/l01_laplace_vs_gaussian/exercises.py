@@ -20,7 +20,7 @@ EXERCISES = [
     Exercise("01.3", "The mean height of the n = 12,579 YRBSS students, clipped to [1.2, 2.1] m "
              "with n public, is released at epsilon = 0.1. What is the Laplace scale b (in m)?",
              lambda: laplace_scale(real_data_queries()["mean_sensitivity"], 0.1),
-             "Replacing one student moves the clipped mean by at most (b - a)/n; divide by ε.",
+             "Replacing one student moves the clipped mean by at most (hi - lo)/n; divide by ε.",
              "Δ = (2.1 - 1.2)/12579 ≈ 7.155e-5 m, so b = Δ/ε ≈ 7.155e-4 m (under a millimetre)."),
     Exercise("01.4", "k counts (sensitivity 1 each) at epsilon = 1, delta = 1e-6: from which k "
              "on does the analytic Gaussian have a lower MSE per count than Laplace?",

@@ -42,7 +42,7 @@ MUTANTS = (
     Mutant("sensitivity.clipped_mean_add_remove", SENSITIVITY,
            "return (high - low) / check_positive_int(n, \"n\")",
            "return (high - low) / (2 * check_positive_int(n, \"n\"))",
-           "the clipped mean's sensitivity halved, (b - a)/(2n) for (b - a)/n under replace-one"),
+           "the clipped mean's sensitivity halved, (hi - lo)/(2n) for (hi - lo)/n under replace-one"),
     Mutant("laplace.mae_is_std", LAPLACE,
            "    return laplace_scale(sensitivity, epsilon)\n",
            "    return as_result(np.sqrt(2.0) * np.asarray(laplace_scale(sensitivity, epsilon)))\n",

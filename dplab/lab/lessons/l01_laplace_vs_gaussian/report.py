@@ -57,12 +57,12 @@ def tail_probabilities(t: float) -> tuple[float, float]:
 
 def real_data_queries(table: dict[str, np.ndarray] | None = None) -> dict[str, float]:
     """The notebook's count (# students >= 1.80 m tall; sensitivity 1) and mean (height clipped to
-    [1.2, 2.1] m, n public: sensitivity (b - a)/n under replace-one neighbours) with their sensitivities."""
+    [1.2, 2.1] m, n public: sensitivity (hi - lo)/n under replace-one neighbours) with their sensitivities."""
     table = load_yrbss() if table is None else table
-    n, (a, b) = table_size(table), HEIGHT_CLIP
+    n, (lo, hi) = table_size(table), HEIGHT_CLIP
     return {"n": n, "count": float(np.sum(table["height_m"] >= TALL)), "count_sensitivity": 1.0,
-            "mean": float(np.clip(table["height_m"], a, b).mean()),
-            "mean_sensitivity": clipped_mean_sensitivity(a, b, n)}
+            "mean": float(np.clip(table["height_m"], lo, hi).mean()),
+            "mean_sensitivity": clipped_mean_sensitivity(lo, hi, n)}
 
 
 def release_real_data(epsilon: float, trials: int, seed: int = SEED) -> dict[str, np.ndarray]:
@@ -122,7 +122,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     # the real-data releases at ε = 0.5, not 1: at Δ/ε = 1 a scale mistaken for its inverse is invisible
     eps_real = 0.5
     q, rel = real_data_queries(), release_real_data(eps_real, n, seed)
-    mean_sensitivity = (HEIGHT_CLIP[1] - HEIGHT_CLIP[0]) / q["n"]  # written out: (b - a)/n
+    mean_sensitivity = (HEIGHT_CLIP[1] - HEIGHT_CLIP[0]) / q["n"]  # written out: (hi - lo)/n
     count_sq, mean_sq = (rel["count"] - q["count"]) ** 2, (rel["mean"] - q["mean"]) ** 2
 
     def failure(k: int, delta: float | None, trials: int):

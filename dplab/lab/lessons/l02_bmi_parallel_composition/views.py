@@ -87,9 +87,9 @@ class BMIErrorView:
         self.here = ax.axvline(1.0, color="k", lw=0.8, ls=":")
         self.joint = _line(ax, color=COLORS["laplace"], theory_style="--", marker="^",
                                        label="Algorithm 1, answers as one query (Δ₁)")
-        ax.set(xscale="log", yscale="log", xlim=(0.05, 5), ylim=(0.1, 1e6), xlabel="ε",
+        ax.set(xscale="log", yscale="log", xlim=(0.05, 5), ylim=(1e-4, 1e6), xlabel="ε",
                ylabel="total squared error of the 4 answers", title="total error against ε")
-        ax.legend(fontsize=7, loc="upper right")
+        ax.legend(fontsize=7, loc="lower left")  # the curves fall with ε: the lower left stays empty
         self.answers = {
             1: _line(ax_ans, color=COLORS["laplace"], label="Algorithm 1", theory_style="_"),
             2: _line(ax_ans, color=COLORS["analytic"], label="Algorithm 2", theory_style="_",

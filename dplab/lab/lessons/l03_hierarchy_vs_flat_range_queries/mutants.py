@@ -45,6 +45,11 @@ MUTANTS = (
            "total = all_range_total_error(np.ones(k)) / n**2",
            "total = all_range_total_error(np.ones(k)) / n",
            "Privelet's error: the total's row taken with ||r||^4 = n, not n^2"),
+    Mutant("strategies.by_length_mean_over_measurements", STRATEGIES,
+           "return range_error_by_length(per_measurement).sum(axis=0)",
+           "return range_error_by_length(per_measurement).mean(axis=0)",
+           "the error by range length averaged over the measurements, not summed (independent noises add "
+           "their variances)"),
     Mutant("theory.crossover_without_inference", THEORY,
            "        if expected_total_error(\"hierarchy\", k, 1.0, b, True, include_root=include_root) < \\",
            "        if expected_total_error(\"hierarchy\", k, 1.0, b, False, include_root=include_root) < \\",

@@ -84,7 +84,7 @@ class RangeErrorView:
         self.by_length = {label: ax_len.plot([], [], color=COLORS[PANEL_STRATEGIES[label][2]], lw=1.2,
                                              label=label)[0]
                           for label in ("identity", "hierarchy + inference", "wavelet (Privelet)")}
-        (self.identity_theory,) = ax_len.plot([], [], "k--", lw=1, label="identity theory 2r/ε²")
+        (self.identity_theory,) = ax_len.plot([], [], "0.7", lw=5, zorder=1, label="identity theory 2r/ε²")
         ax_len.set(xscale="log", yscale="log", xlim=(1, 4096), ylim=(0.5, 2e4), xlabel="range length r",
                    ylabel="mean squared error", title="error by range length at the chosen k")
         ax_len.set_xscale("log", base=2)
@@ -227,11 +227,11 @@ def figure_data(k: int = 256, epsilon: float = 0.1, seed: int = SEED):
         rms[label] = np.mean(band**2)
         ax_cum.fill_between(edges[1:], -band, band, color=COLORS[color], alpha=0.15, lw=0,
                             label=f"{label}: ±1 RMS (theory)")
-    ax.set(xlabel="height (m)", ylabel="students", xlim=(1.4, 2.0),
+    ax.set(xlabel="height (m)", ylabel="students", xlim=edges[np.flatnonzero(x)][[0, -1]] + [-0.03, 0.05],
            title=f"YRBSS heights, k = {k} bins, ε = {epsilon:g}")
     ax.legend(fontsize=7)
     ax_cum.axhline(0, color="k", lw=0.8)
-    ax_cum.set(xlabel="height h (m)", ylabel="error of # students below h",
+    ax_cum.set(xlabel="height h (m)", ylabel="error of # students below h", ymargin=0.45,
                title="prefix ranges [1.20 m, h): noise adds up for identity")
     ax_cum.legend(fontsize=6.5, loc="lower left")
     ratio = rms["identity"] / rms["hierarchy + inference"]
