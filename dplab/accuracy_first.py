@@ -1,8 +1,11 @@
 """Accuracy-first release of many counts: seed 002's experiment (Rogers, Samorodnitsky, Wu &
 Ramdas, "Adaptive Privacy Composition for Accuracy-first Mechanisms", NeurIPS 2023).
 
-An analyst wants as many counts as possible, each within a relative error tau of the truth
-(with 95% confidence), under one overall (epsilon, delta) budget. Without looking at the
+An analyst wants as many counts as possible, each within a relative error tau of the truth,
+under one overall (epsilon, delta) budget: at one noise level the release rule below gives
+Pr[released and |yhat - y| > tau y] <= beta = 5% (not a 95% guarantee given that a count was
+released). The rules (cap per count, rho0, the give-up rule) are the lab's reconstruction of the
+seed experiment's, whose text in the lab's copy stops before the paper's section 7. Without looking at the
 data she cannot know how much noise each count can bear: a count of 10^5 is fine with noise
 that would drown a count of 50. So each count is released by a process that adds noise,
 looks at the noisy value, and either releases (the 95% half-width h is small enough:
@@ -68,8 +71,9 @@ __all__ = [
 
 
 def heavy_tailed_counts(n_counts: int = 1000, *, rng: np.random.Generator | int | None = None) -> np.ndarray:
-    """The seed paper's counts: y = floor(1000 / U), U uniform on (0, 1], in random order: a heavy
-    tail (median about 2000, Pr[y >= 10^5] = 1%)."""
+    """The experiment's counts: y = floor(1000 / U), U uniform on (0, 1], in random order: a heavy
+    tail (median about 2000, Pr[y >= 10^5] = 1%). The lab's choice: the seed's text stops before the
+    paper's experiment (its section 7)."""
     rng = check_rng(rng)
     u = 1.0 - rng.random(int(n_counts))  # in (0, 1]
     return np.floor(1000.0 / u)
@@ -206,6 +210,16 @@ def _on_a_grid(method: str, budget: _Budget, rng: np.random.Generator) -> Releas
             break
         attempted += 1
         j = int(stop[i])
+        # a noise reduction's largest charge is held before it runs and settled where it stopped
+        # (the seed paper's Lemma 5.2 condition); the oracle pays one Gaussian
+        top = float(grid[allowed - 1])
+        if method == "brownian":
+            held = budget.filter.reserve_brownian(1.0, float(brownian_time(1.0, top)))
+        elif paths is not None:
+            held = budget.filter.reserve(top)
+        if paths is not None and held is None:  # the cap rounds above what is left: the budget is spent
+            attempted -= 1
+            break
         if paths is None:
             if j >= allowed:
                 continue
@@ -220,12 +234,14 @@ def _on_a_grid(method: str, budget: _Budget, rng: np.random.Generator) -> Releas
                 gave_up[i] = decisions[i, j] == -1
             cost = grid[j]
             estimate[i] = paths[i, j]
-        ok = budget.filter.request_brownian(1.0, float(brownian_time(1.0, cost))) if method == "brownian" \
-            else budget.filter.request(float(cost))
-        if not ok:  # the cost rounds above what is left: the budget is spent
+        if paths is None and not budget.filter.request(float(cost)):  # the budget is spent
             released[i], estimate[i] = False, np.nan
             attempted -= 1
             break
+        if method == "brownian":
+            held.settle(float(brownian_time(1.0, cost)))
+        elif paths is not None:
+            held.settle(float(cost))
         budget.charge[i] = cost
     return budget.result(method, released, gave_up, estimate, attempted)
 
@@ -354,9 +370,10 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
     releasable counts by chance); ``"uniform"`` widens h' so that the upper limits hold at all L
     looks at once (a union bound: one-sided beta/(2L) each). Grids: rho0 * grid_ratio^j up to
     the cap for the noise reductions and the oracle (the cap itself the last point), rho0 * 2^j
-    (or 4^j) for doubling; the Laplace methods use the epsilons with the same half-widths as
-    those rhos. A count whose cap is below the first grid point is not attempted (the budget
-    is spent).
+    (or 4^j) for doubling. The Laplace grid starts at the epsilon whose half-width is that of rho0
+    and then multiplies epsilon by grid_ratio (the half-width falls by grid_ratio a step, the
+    Gaussian one by its square root): the two grids share only their first half-width. A count whose
+    cap is below the first grid point is not attempted (the budget is spent).
     """
     check_choice(method, tuple(RELEASE_METHODS), "method")
     return RELEASE_METHODS[method](counts, epsilon, delta, target, beta=beta, cap_share=cap_share,

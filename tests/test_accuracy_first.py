@@ -19,9 +19,22 @@ def test_heavy_tailed_counts_have_the_papers_shape():
     assert dplab.proportion_ci(int(np.sum(y >= 100_000)), y.size, 0.999).contains(0.01)
 
 
-def test_half_widths():
-    assert accuracy_first.release_half_width(2.0, "gaussian") == pytest.approx(1.959964 * 2.0, rel=1e-6)
-    assert accuracy_first.release_half_width(2.0, "laplace") == pytest.approx(2.0 * math.log(20))
+@pytest.mark.catches("accuracy_first.laplace_half_width_two_sided")
+@pytest.mark.parametrize("beta", [0.05, 0.01, 0.2])
+def test_half_widths(beta):
+    """Independent: scipy's quantiles; Pr[|noise| > h] = beta for both laws."""
+    from scipy import stats
+    assert accuracy_first.release_half_width(2.0, "gaussian", beta) == pytest.approx(
+        2.0 * stats.norm.ppf(1 - beta / 2), rel=1e-12)
+    h = accuracy_first.release_half_width(2.0, "laplace", beta)
+    assert h == pytest.approx(stats.laplace.ppf(1 - beta / 2, scale=2.0), rel=1e-12)
+    assert 2 * stats.laplace.sf(h, scale=2.0) == pytest.approx(beta, rel=1e-12)
+    # at equal standard deviation (Laplace sd = sqrt(2) b) the Laplace 95% half-width is 1.08 x the Gaussian's
+    if beta == 0.05:
+        laplace = accuracy_first.release_half_width(1 / math.sqrt(2), "laplace")
+        ratio = laplace / accuracy_first.release_half_width(1.0, "gaussian")
+        assert ratio == pytest.approx(math.log(20) / math.sqrt(2) / 1.959963984540054, rel=1e-12)
+        assert round(ratio, 2) == 1.08
 
 
 @pytest.mark.parametrize("method", accuracy_first.RELEASE_METHODS)

@@ -8,7 +8,9 @@ chosen from the answers so far.
 
 Costs are accounted exactly in rationals: the cost ``c`` is the decimal the user
 typed, ``Fraction(repr(float(c)))``, so a budget of 0.3 accepts 0.1 and then 0.2
-(``math.fsum([0.1, 0.2])`` is 0.30000000000000004, which would refuse the second).
+(``math.fsum([0.1, 0.2])`` is 0.30000000000000004, which would refuse the second: the safe
+failure), and a budget of 0.8 refuses 1e-16 after 0.1 and 0.7 (0.1 + 0.7 is 0.7999999999999999
+in floats, which would accept it and end past the budget: the unsafe failure).
 
 Sources:
 - Rogers, Roth, Ullman & Vadhan, "Privacy Odometers and Filters: Pay-as-you-Go
@@ -19,7 +21,8 @@ Sources:
   is (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (:class:`ZCDPFilter`).
 - Rogers, Samorodnitsky, Wu & Ramdas, "Adaptive Privacy Composition for Accuracy-first
   Mechanisms" (NeurIPS 2023, arXiv 2306.13824): one zCDP filter over zCDP mechanisms and
-  Brownian noise reductions (:meth:`ZCDPFilter.request_brownian`).
+  Brownian noise reductions (:meth:`ZCDPFilter.reserve_brownian`); ex-post composition (its
+  Lemmas 5.1 and 5.2: :meth:`BasicFilter.reserve`); approximate zCDP steps (its Theorem 2).
 - Whitehouse, Ramdas, Wu & Rogers, "Brownian Noise Reduction: Maximizing Privacy Subject
   to Accuracy Constraints" (NeurIPS 2022, arXiv 2206.07234): stopped at time T, the
   privacy loss is Delta^2/(2T) - Delta W_T/T (against the neighbour with f + Delta; + for
@@ -27,6 +30,13 @@ Sources:
 - Bun & Steinke, "Concentrated Differential Privacy: Simplifications, Extensions, and
   Lower Bounds" (TCC 2016): Prop. 1.6, the Gaussian is Delta^2/(2 sigma^2)-zCDP;
   Prop. 1.3, the conversion to (epsilon, delta)-DP (:func:`dplab.accounting.zcdp_to_approx_dp`).
+
+Ex-post private mechanisms (a noise reduction, whose loss bound depends on where it stopped) are
+charged through a reservation: before the run its largest possible charge is held
+(:meth:`BasicFilter.reserve`, :meth:`ZCDPFilter.reserve_brownian`: the seed paper's Lemma 5.2 condition,
+each mechanism's largest ex-post epsilon fits the remaining budget), after it the charge for where it
+stopped is made and the rest returned (``settle``). An odometer (:class:`ZCDPOdometer`) has no budget:
+it reports, after every step, a bound valid at that step.
 """
 
 from __future__ import annotations
@@ -35,12 +45,24 @@ import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
-from dplab._checks import check_delta, check_epsilon, check_positive, check_rho, check_sensitivity
+import numpy as np
+from numpy.typing import ArrayLike
+
+from dplab._checks import (
+    as_result,
+    check_delta,
+    check_epsilon,
+    check_nonnegative,
+    check_positive,
+    check_rho,
+    check_sensitivity,
+)
 from dplab.accounting.zcdp import approx_dp_to_zcdp, zcdp_to_approx_dp
 from dplab.mechanisms.base import Mechanism
 from dplab.mechanisms.gaussian import Gaussian
 
-__all__ = ["BasicFilter", "BrownianReservation", "ZCDPFilter", "filter_trace"]
+__all__ = ["BasicFilter", "BrownianReservation", "ExPostReservation", "ZCDPFilter", "ZCDPOdometer",
+           "filter_trace", "zcdp_odometer_epsilon"]
 
 
 def _exact(value: float) -> Fraction:
@@ -108,6 +130,7 @@ class BasicFilter:
         self._delta = _exact(check_delta(delta))
         self._spent_epsilon = Fraction(0)
         self._spent_delta = Fraction(0)
+        self._reserved = Fraction(0)  # the caps of ex-post runs under way (reserve)
         self._refused = False
 
     def request(self, epsilon: float | Mechanism, delta: float = 0) -> bool:
@@ -120,13 +143,36 @@ class BasicFilter:
         if isinstance(epsilon, Mechanism):
             epsilon, delta = _guarantee(epsilon, delta)
         eps, dlt = _exact(check_epsilon(epsilon)), _exact(check_delta(delta))
-        if self._refused or self._spent_epsilon + eps > self._epsilon \
+        if self._refused or self._spent_epsilon + self._reserved + eps > self._epsilon \
                 or self._spent_delta + dlt > self._delta:
             self._refused = True
             return False
         self._spent_epsilon += eps
         self._spent_delta += dlt
         return True
+
+    def reserve(self, epsilon: float) -> ExPostReservation | None:
+        """Before an ex-post private mechanism runs (a Laplace noise reduction up to level epsilon_m):
+        hold its largest ex-post epsilon. Rogers, Samorodnitsky, Wu & Ramdas (2023), Lemma 5.2: ex-post
+        private mechanisms whose largest epsilon fits the remaining budget, each chosen from the
+        outcomes so far, are together epsilon-DP (Lemma 5.1: their ex-post epsilons add up). Returns the
+        reservation, whose :meth:`ExPostReservation.settle` charges the epsilon of where the run
+        stopped and returns the rest; or None, refusing for good as :meth:`request` does."""
+        if not self.request(epsilon):
+            return None
+        cap = _exact(epsilon)
+        self._spent_epsilon -= cap  # held aside, not spent, until the run settles
+        self._reserved += cap
+        return ExPostReservation(self, float(epsilon), cap)
+
+    def _settle(self, cap: Fraction, charge: Fraction) -> None:
+        self._reserved -= cap
+        self._spent_epsilon += charge
+
+    @property
+    def reserved(self) -> float:
+        """Epsilon held for ex-post runs under way (:meth:`reserve`), not yet settled."""
+        return float(self._reserved)
 
     @property
     def epsilon(self) -> float:
@@ -165,8 +211,8 @@ class BasicFilter:
 
     @property
     def remaining_exact(self) -> Fraction:
-        """Epsilon left, exactly: remaining_exact + spent_exact is the budget."""
-        return self._epsilon - self._spent_epsilon
+        """Epsilon left, exactly: remaining_exact + reserved + spent_exact is the budget."""
+        return self._epsilon - self._spent_epsilon - self._reserved
 
     @property
     def spent_delta_exact(self) -> Fraction:
@@ -196,13 +242,20 @@ class ZCDPFilter:
     (rho + 2 sqrt(rho ln(1/delta)), delta)-DP for every delta in (0, 1) (Whitehouse,
     Ramdas, Rogers & Wu 2023). Rogers, Samorodnitsky, Wu & Ramdas (2023) let the same
     filter also run Brownian noise reductions, each charged Delta^2/(2T) at its stopping
-    time T (:meth:`request_brownian`). ``delta`` (optional) is remembered for
+    time T (:meth:`reserve_brownian`). ``delta`` (optional) is remembered for
     :meth:`guarantee`; :meth:`from_approx_dp` sets it.
+
+    Approximate zCDP (the seed paper's Theorem 2, after Whitehouse et al. 2023): a step may be
+    delta_i-approximate rho_i-zCDP (``request(rho, delta=delta_i)``); the filter then also keeps
+    sum delta_i <= ``step_delta`` and the interaction is (rho + 2 sqrt(rho ln(1/delta)),
+    delta + step_delta)-DP. With step_delta = 0 (the default) every step must be plain zCDP.
     """
 
-    def __init__(self, rho: float, *, delta: float | None = None) -> None:
+    def __init__(self, rho: float, *, delta: float | None = None, step_delta: float = 0) -> None:
         self._rho = _exact(check_rho(rho))
         self._delta = None if delta is None else check_delta(delta, allow_zero=False)
+        self._step_delta = _exact(check_delta(step_delta, "step_delta"))
+        self._spent_delta = Fraction(0)
         self._spent = Fraction(0)
         self._reserved = Fraction(0)  # the caps of Brownian runs under way (reserve_brownian)
         self._refused = False
@@ -217,20 +270,25 @@ class ZCDPFilter:
         delta = check_delta(delta, allow_zero=False)
         return cls(approx_dp_to_zcdp(epsilon, delta), delta=delta)
 
-    def _charge(self, cost: Fraction) -> bool:
-        if self._refused or self._spent + self._reserved + cost > self._rho:
+    def _charge(self, cost: Fraction, delta: Fraction = Fraction(0)) -> bool:
+        if self._refused or self._spent + self._reserved + cost > self._rho \
+                or self._spent_delta + delta > self._step_delta:
             self._refused = True
             return False
         self._spent += cost
+        self._spent_delta += delta
         return True
 
-    def request(self, rho: float | Mechanism) -> bool:
+    def request(self, rho: float | Mechanism, delta: float = 0) -> bool:
         """Spend rho and return True if sum rho_i <= rho still holds, else return False for good.
 
         A cost exactly equal to what remains is accepted. rho must be finite and > 0; or give a
         mechanism description with a rho (a Gaussian is charged exactly, as by
-        :meth:`request_gaussian`; an eps-DP step eps^2/2).
+        :meth:`request_gaussian`; an eps-DP step eps^2/2). ``delta`` in [0, 1): the step is
+        delta-approximate rho-zCDP, accepted only while the deltas also fit ``step_delta``.
         """
+        if delta:
+            return self._charge(_exact(check_rho(rho)), _exact(check_delta(delta)))
         if isinstance(rho, Gaussian):
             return self.request_gaussian(rho.sensitivity, rho.sigma)
         if isinstance(rho, Mechanism):
@@ -248,14 +306,14 @@ class ZCDPFilter:
         return self._charge(delta_2**2 / (2 * s**2))
 
     def request_brownian(self, sensitivity: float, time: float) -> bool:
-        """Charge a Brownian noise reduction stopped at time T: rho = Delta^2 / (2 T), exactly.
+        """Request a Brownian release at a time T fixed *before* it runs: rho = Delta^2 / (2 T), exactly
+        (then it is a Gaussian of variance T; a refusal means: do not run it).
 
         Its privacy loss at T is Delta^2/(2T) -+ Delta W_T/T (the sign depends on the
         neighbour), that of a Gaussian of variance T (Whitehouse, Ramdas, Wu & Rogers 2022).
-        In the unified filter (Rogers, Samorodnitsky, Wu & Ramdas 2023) each run's smallest
-        time is fixed *before* it starts, at or above :meth:`min_brownian_time` (so its
-        largest possible charge fits the remaining budget); its stopping time is charged here
-        afterwards, and is then accepted. A T below min_brownian_time is refused.
+        A run that stops adaptively must not be charged this way after it ran (a refusal would
+        then refuse a spend that already happened): hold its cap with :meth:`reserve_brownian`
+        before it starts and settle where it stopped (Rogers, Samorodnitsky, Wu & Ramdas 2023).
         """
         delta_2 = _exact(check_sensitivity(sensitivity))
         t = _exact(check_positive(time, "time"))
@@ -281,7 +339,8 @@ class ZCDPFilter:
         self._spent += charge
 
     def min_brownian_time(self, sensitivity: float) -> float:
-        """The smallest time T that :meth:`request_brownian` still accepts: Delta^2 / (2 remaining).
+        """The smallest time T that :meth:`request_brownian` (and :meth:`reserve_brownian` as min_time)
+        still accepts: Delta^2 / (2 remaining).
 
         Rounded up to a float, so ``request_brownian(sensitivity, min_brownian_time(sensitivity))``
         is accepted and any smaller T refused; inf once the filter is halted.
@@ -316,9 +375,9 @@ class ZCDPFilter:
         return zcdp_to_approx_dp(self.rho, check_delta(delta, allow_zero=False))
 
     def guarantee(self, delta: float | None = None) -> tuple[float, float]:
-        """The (epsilon, delta)-DP guarantee of the whole interaction: see :meth:`epsilon`."""
+        """The (epsilon, delta + step_delta)-DP guarantee of the whole interaction: see :meth:`epsilon`."""
         epsilon = self.epsilon(delta)
-        return epsilon, self._delta if delta is None else float(delta)
+        return epsilon, (self._delta if delta is None else float(delta)) + self.step_delta
 
     @property
     def rho(self) -> float:
@@ -354,6 +413,16 @@ class ZCDPFilter:
     def remaining_exact(self) -> Fraction:
         """rho left, exactly: remaining + reserved + spent is the budget."""
         return self._rho - self._spent - self._reserved
+
+    @property
+    def step_delta(self) -> float:
+        """The budget for the steps' deltas (approximate zCDP), 0 unless given."""
+        return float(self._step_delta)
+
+    @property
+    def spent_delta(self) -> float:
+        """The steps' deltas spent so far (sum of accepted delta_i)."""
+        return float(self._spent_delta)
 
     @property
     def halted(self) -> bool:
@@ -398,6 +467,83 @@ class BrownianReservation:
     def __repr__(self) -> str:
         return (f"BrownianReservation(sensitivity={self.sensitivity!r}, min_time={self.min_time!r}, "
                 f"cap={self.cap!r}, charged={self.charged!r})")
+
+
+class ExPostReservation:
+    """An ex-post private run's place in a :class:`BasicFilter`: its largest epsilon is held from
+    :meth:`BasicFilter.reserve` until :meth:`settle` charges the epsilon of where it stopped."""
+
+    def __init__(self, filt: BasicFilter, cap_float: float, cap: Fraction) -> None:
+        self._filter, self.cap, self._cap = filt, cap_float, cap
+        self.charged: float | None = None
+
+    def settle(self, epsilon: float) -> float:
+        """The run stopped at the level of ex-post ``epsilon`` (<= the cap): charge it, return the rest
+        of the cap to the filter, and return the charge. A reservation settles once."""
+        if self.charged is not None:
+            raise ValueError(f"this reservation was settled already (charged epsilon={self.charged!r})")
+        charge = _exact(check_epsilon(epsilon))
+        if charge > self._cap:
+            raise ValueError(f"epsilon must be at most the reserved cap={self.cap!r}, "
+                             f"got epsilon={epsilon!r}")
+        self._filter._settle(self._cap, charge)  # the rest of the cap returns to the budget
+        self.charged = float(charge)
+        return self.charged
+
+    def __repr__(self) -> str:
+        return f"ExPostReservation(cap={self.cap!r}, charged={self.charged!r})"
+
+
+def zcdp_odometer_epsilon(spent: ArrayLike, delta: float, rho_min: float = 1e-6) -> float | np.ndarray:
+    """A zCDP odometer's reading: an epsilon valid at *every* step of an adaptive sequence of zCDP
+    mechanisms that has spent sum rho_i = ``spent`` so far, with no budget fixed in advance.
+
+    Filters with budgets rho_j = rho_min 2^j and deltas delta_j = delta / ((j + 1)(j + 2)) (which add
+    up to delta), j = 0, 1, ...; the reading at ``spent`` is rho_j + 2 sqrt(rho_j ln(1/delta_j)) for the
+    smallest rho_j >= spent. Valid: each filter's bound holds at all steps at once with probability
+    1 - delta_j (Ville's inequality on exp(lam L_n - lam (lam + 1) sum rho_i), the proof of the zCDP
+    filter, Whitehouse, Ramdas, Rogers & Wu 2023), and a union bound over j costs sum delta_j = delta:
+    Pr[the realised loss ever exceeds the reading] <= delta. Odometers: Rogers, Roth, Ullman & Vadhan
+    (2016); this doubling construction is the lab's, in their spirit (it pays a factor of at most 2 in
+    rho and ln((j + 1)(j + 2)) in ln(1/delta) over a filter whose budget were fixed at ``spent``)."""
+    spent = np.asarray(check_nonnegative(spent, "spent", array_ok=True), dtype=float)
+    delta, rho_min = check_delta(delta, allow_zero=False), check_positive(rho_min, "rho_min")
+    with np.errstate(divide="ignore"):
+        j = np.maximum(0.0, np.ceil(np.log2(spent / rho_min)))
+    j = np.where((j > 0) & (rho_min * 2.0 ** (j - 1) >= spent), j - 1, j)  # log2's rounding, either way
+    j = np.where(rho_min * 2.0**j < spent, j + 1, j)
+    rho_j = rho_min * 2.0**j
+    delta_j = delta / ((j + 1) * (j + 2))
+    return as_result(rho_j + 2 * np.sqrt(rho_j * np.log(1 / delta_j)))
+
+
+class ZCDPOdometer:
+    """A privacy odometer for zCDP mechanisms (Rogers, Roth, Ullman & Vadhan 2016): no budget, every
+    request accepted; after each one, :attr:`spent` (sum rho_i) and :attr:`epsilon`, an (epsilon,
+    delta) bound valid at that step and at every later one (:func:`zcdp_odometer_epsilon`)."""
+
+    def __init__(self, delta: float, rho_min: float = 1e-6) -> None:
+        self.delta = check_delta(delta, allow_zero=False)
+        self.rho_min = check_positive(rho_min, "rho_min")
+        self._spent = Fraction(0)
+
+    def request(self, rho: float) -> float:
+        """Record a rho-zCDP step (chosen from the outcomes so far) and return the reading after it."""
+        self._spent += _exact(check_rho(rho))
+        return self.epsilon
+
+    @property
+    def spent(self) -> float:
+        """rho spent so far."""
+        return float(self._spent)
+
+    @property
+    def epsilon(self) -> float:
+        """The reading: (epsilon, delta)-DP holds for the interaction so far, whenever one stops."""
+        return float(zcdp_odometer_epsilon(self.spent, self.delta, self.rho_min))
+
+    def __repr__(self) -> str:
+        return f"ZCDPOdometer(delta={self.delta!r}, spent={self.spent!r}, epsilon={self.epsilon!r})"
 
 
 def filter_trace(filt: BasicFilter | ZCDPFilter, requests: Iterable[float | Mechanism]

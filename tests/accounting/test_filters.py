@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -296,6 +297,7 @@ def test_filter_trace_records_each_answer_and_the_total_after_it():
 
 @settings(deadline=None, max_examples=200)
 @given(budget=st.floats(0.05, 3.0), data=st.data())
+@pytest.mark.catches("filters.brownian_settles_cap")
 def test_brownian_reservations_hold_their_cap_and_settle_what_the_run_cost(budget, data):
     """catches: a reservation that is not held while the run is under way (other requests could then
     spend what the run may still cost: the filter would end past its budget), a settlement that charges
@@ -333,3 +335,115 @@ def test_a_reservation_refuses_a_stop_before_its_time():
         r.settle(1.0)
     assert r.settle(4.0) == 0.125 and f.spent == 0.125 and f.reserved == 0 and f.remaining == 0.875
     assert f.reserve_brownian(1.0, 0.5) is None and f.halted  # cap 1 > 0.875: refused for good
+
+
+@settings(deadline=None, max_examples=200)
+@given(budget=budgets, data=st.data())
+@pytest.mark.catches("filters.expost_settles_cap")
+def test_ex_post_reservations_never_let_the_filter_spend_past_its_budget(budget, data):
+    """Lemma 5.2's condition (each ex-post run's largest epsilon fits what is left) with requests mixed in:
+    independent: the accepted charges and open caps added up in exact rationals beside the filter."""
+    f = accounting.BasicFilter(budget)
+    spent, open_runs, refused = Fraction(0), [], False
+    for _ in range(data.draw(st.integers(1, 20))):
+        action = data.draw(st.sampled_from(["reserve", "settle", "request"]))
+        held = sum((exact(r.cap) for r in open_runs), Fraction(0))
+        if action == "settle" and open_runs:
+            run = open_runs.pop(0)
+            eps = run.cap * data.draw(st.sampled_from([0.25, 0.5, 1.0]))
+            assert run.settle(eps) == eps
+            spent += exact(eps)
+            with pytest.raises(ValueError, match="settled already"):
+                run.settle(eps)
+        else:
+            cost = data.draw(costs)
+            fits = not refused and spent + held + exact(cost) <= exact(budget)
+            if action == "reserve":
+                run = f.reserve(cost)
+                assert (run is not None) == fits
+                open_runs += [run] if run is not None else []
+            else:
+                assert f.request(cost) == fits
+                spent += exact(cost) if fits else 0
+            refused = refused or not fits
+        held = sum((exact(r.cap) for r in open_runs), Fraction(0))
+        assert f.spent_exact == spent and f.remaining_exact == exact(budget) - spent - held >= 0
+        assert f.spent_exact + held <= exact(budget)
+
+
+def test_an_ex_post_reservation_refuses_a_charge_above_its_cap():
+    f = accounting.BasicFilter(1.0)
+    r = f.reserve(0.4)
+    assert f.remaining == 0.6 and f.reserved == 0.4 and f.spent == 0
+    with pytest.raises(ValueError, match="cap=0.4, got epsilon=0.5"):
+        r.settle(0.5)
+    assert r.settle(0.1) == 0.1 and f.spent == 0.1 and f.reserved == 0 and f.remaining == 0.9
+    assert f.reserve(0.95) is None and f.halted
+
+
+def test_floats_would_accept_past_the_budget_the_filter_does_not():
+    """The unsafe side of floating point: 0.1 + 0.7 = 0.7999999999999999, and 1e-16 more still 'fits' 0.8."""
+    assert 0.1 + 0.7 < 0.8 and 0.1 + 0.7 + 1e-16 <= 0.8
+    f = accounting.BasicFilter(0.8)
+    assert f.request(0.1) and f.request(0.7) and not f.request(1e-16)
+    assert f.spent_exact == Fraction(8, 10)
+
+
+@pytest.mark.catches("filters.step_delta_per_step")
+def test_approximate_zcdp_steps_add_their_deltas():
+    """Theorem 2 of the seed paper: sum rho_i <= rho and sum delta_i <= step_delta; the guarantee's delta is
+    delta + step_delta. Independent: the sums in rationals."""
+    f = accounting.ZCDPFilter(1.0, delta=1e-6, step_delta=1e-6)
+    assert f.request(0.2, delta=4e-7) and f.request(0.2, delta=4e-7) and f.request(0.1)
+    assert f.spent_delta == pytest.approx(8e-7) and f.spent == pytest.approx(0.5)
+    assert not f.request(0.1, delta=4e-7) and f.halted  # 1.2e-6 > 1e-6 although rho fits
+    eps, delta = f.guarantee()
+    assert delta == pytest.approx(2e-6) and eps == pytest.approx(1 + 2 * math.sqrt(math.log(1e6)))
+    g = accounting.ZCDPFilter(1.0)
+    assert not g.request(0.1, delta=1e-9)  # no step_delta: every step must be plain zCDP
+    with pytest.raises(ValueError, match="step_delta"):
+        accounting.ZCDPFilter(1.0, step_delta=1.5)
+
+
+@pytest.mark.catches("filters.odometer_no_union_bound")
+@pytest.mark.parametrize("spent", [0.0, 1e-7, 1e-6, 1.5e-6, 3e-4, 0.01, 2.0])
+def test_odometer_reading_is_the_doubling_filter_bound(spent):
+    """Independent: the smallest rho_min 2^j >= spent by search over j, delta_j = delta/((j+1)(j+2))."""
+    j = next(j for j in range(100) if 1e-6 * 2**j >= spent)
+    rho_j, delta_j = 1e-6 * 2**j, 1e-6 / ((j + 1) * (j + 2))
+    expected = rho_j + 2 * math.sqrt(rho_j * math.log(1 / delta_j))
+    assert accounting.zcdp_odometer_epsilon(spent, 1e-6) == pytest.approx(expected, rel=1e-12)
+    # never below the bound of a filter whose budget were fixed at what was spent
+    assert accounting.zcdp_odometer_epsilon(spent, 1e-6) >= dplab.zcdp_to_approx_dp(max(spent, 1e-300), 1e-6)
+    assert sum(1 / ((j + 1) * (j + 2)) for j in range(10_000)) <= 1
+
+
+def test_odometer_holds_at_every_step_of_adaptive_gaussians():
+    """Monte Carlo: Gaussians (Delta = 1) whose rho doubles after an output above the truth and halves
+    otherwise; the realised loss L_n = sum (rho_i - z_i sqrt(2 rho_i)) ever above the odometer's reading in
+    at most delta of the runs (delta = 0.2; 99.9% intervals), while the filter bound at the rho spent, read
+    at every step as if fixed in advance, is crossed in more than delta (the odometer is needed)."""
+    rng = np.random.default_rng(7)
+    runs, delta = 20_000, 0.2
+    rho = np.full(runs, 0.01)
+    loss, spent = np.zeros(runs), np.zeros(runs)
+    crossed, naive = np.zeros(runs, dtype=bool), np.zeros(runs, dtype=bool)
+    for _ in range(60):
+        z = rng.standard_normal(runs)
+        loss += rho - z * np.sqrt(2 * rho)
+        spent += rho
+        crossed |= loss > accounting.zcdp_odometer_epsilon(spent, delta, rho_min=0.01)
+        naive |= loss > spent + 2 * np.sqrt(spent * math.log(1 / delta))
+        rho = np.where(z > 0, np.minimum(rho * 2, 1.0), np.maximum(rho / 2, 0.01 / 8))
+    assert dplab.proportion_ci(int(crossed.sum()), runs, 0.999).high <= delta
+    assert dplab.proportion_ci(int(naive.sum()), runs, 0.999).low > delta
+    odometer = accounting.ZCDPOdometer(1e-6)
+    assert odometer.request(0.25) == accounting.zcdp_odometer_epsilon(0.25, 1e-6) and odometer.spent == 0.25
+
+
+@pytest.mark.parametrize("kwargs, match", [({"spent": -1.0}, "spent"), ({"delta": 0.0}, "delta"),
+                                           ({"rho_min": 0.0}, "rho_min")])
+def test_odometer_bad_input(kwargs, match):
+    args = {"spent": 0.1, "delta": 1e-6, "rho_min": 1e-6} | kwargs
+    with pytest.raises(ValueError, match=match):
+        accounting.zcdp_odometer_epsilon(**args)

@@ -78,19 +78,20 @@ def figure_noise_reduction(seed: int = lesson.SEED, paths: int = 6):
     fig, (ax_lap, ax_bm) = new_figure(2, width=5.2, height=3.7)
     eps = lesson.LAPLACE_EPSILONS
     ax_lap.plot(eps, nr.laplace_noise_reduction(100.0, 1.0, eps, size=paths, rng=seed).T, "o-", ms=4, lw=1.2)
-    ax_lap.plot([], [], "o-", color="0.4", ms=4, lw=1.2,
-                label="a run, one colour each (flat: the same noise kept)")
+    ax_lap.plot([], [], "o-", color="0.4", ms=4, lw=1.2, label="a run, one colour each (flat: noise kept)")
     ax_lap.axhline(100.0, color="k", ls="--", lw=1, label="true value 100")
     ax_lap.set(xscale="log", xticks=eps, xticklabels=[f"{e:g}" for e in eps], ylabel="released value",
-               xlabel="ε of the release (increasing: less noise)",
-               title=f"Laplace noise reduction, {paths} runs")
+               xlabel="ε of the release (rising: less noise)", title=f"Laplace noise reduction, {paths} runs")
     ax_lap.xaxis.set_minor_formatter(NullFormatter())
     ax_lap.legend(fontsize=7)
     times = np.geomspace(lesson.BROWNIAN_TIMES[0], lesson.BROWNIAN_TIMES[-1] / 8, 200)
     ax_bm.plot(times, nr.brownian_noise_reduction(0.0, 1.0, times, size=paths, rng=seed + 1).T, "-", lw=1.0)
     ax_bm.fill_between(times, -1.96 * np.sqrt(times), 1.96 * np.sqrt(times), color="0.85", label="±1.96 √t")
-    ax_bm.set(xscale="log", xlim=(times[0], times[-1]), xlabel="time t = variance (decreasing: less noise)",
-              ylabel="released noise W_t", title="Brownian noise reduction, sampled backwards")
+    ax_bm.set(xscale="log", xlim=(times[0], times[-1]), xticks=(ticks := times[0] / 2.0 ** np.arange(8)),
+              xticklabels=[f"{t:g}" for t in ticks],  # every time from 8 down to 1/16 labelled
+              xlabel="time t = variance (decreasing: less noise)", ylabel="released noise W_t",
+              title="Brownian noise reduction, sampled backwards")
+    ax_bm.xaxis.set_minor_formatter(NullFormatter())
     ax_bm.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
@@ -140,7 +141,7 @@ def figure_experiment():
                                     (0.2, "spent", "0.6", "share of the budget spent")):
         share = [np.mean([getattr(r, field) for r in runs[m]]) for m in methods]
         ax_quality.barh(y + dy, share, height=0.4, color=color, label=label)
-    ax_quality.axvline(0.9, color="k", ls=":", lw=1, label="0.9: the check's threshold")
+    ax_quality.vlines(0.9, y[1] - 0.45, y[1] + 0.05, "k", ":", label="0.9: brownian's check")  # y[1]: its row
     ax_quality.set(yticks=y, yticklabels=[m.replace("_", " ") for m in methods], xlim=(0, 1.05),
                    xlabel="share", title="at ε = 1: accurate, and what it spent")
     ax_quality.invert_yaxis()
