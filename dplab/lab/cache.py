@@ -11,6 +11,7 @@ so writing into a cached result raises instead of corrupting it.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable
 from functools import lru_cache, wraps
 from types import MappingProxyType
@@ -52,16 +53,22 @@ def freeze(value: Any) -> Any:
 
 def cached(maxsize: int | None = 128) -> Callable[[F], F]:
     """``functools.lru_cache(maxsize)`` whose results are frozen by :func:`freeze` once, when
-    they enter the cache: every caller gets the same read-only object."""
+    they enter the cache: every caller gets the same read-only object. Arguments are bound to
+    the signature (defaults filled in) before the lookup, so ``f(1, repeat=2)`` and ``f(1, 0.5, 2)``
+    with the same values share one entry (``lru_cache`` alone keys them apart and computes twice)."""
 
     def decorate(function: F) -> F:
+        signature = inspect.signature(function)
+
         @lru_cache(maxsize=maxsize)
         def frozen(*args, **kwargs):
             return freeze(function(*args, **kwargs))
 
         @wraps(function)
         def wrapper(*args, **kwargs):
-            return frozen(*args, **kwargs)
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return frozen(*bound.args, **bound.kwargs)
 
         wrapper.cache_clear = frozen.cache_clear  # type: ignore[attr-defined]
         wrapper.cache_info = frozen.cache_info  # type: ignore[attr-defined]

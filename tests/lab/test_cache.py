@@ -100,3 +100,19 @@ def test_every_cached_lesson_result_callable_without_arguments_is_read_only():
             _writes_fail(function())
             checked += 1
     assert checked >= 8
+
+
+def test_positional_and_keyword_calls_share_one_entry():
+    """catches: lru_cache keying f(1, repeat=2) and f(1, 0.5, 2) apart, so a figure that names its
+    arguments re-runs the simulations a table ran positionally (notebook 6's experiment ran 21 twice)."""
+    calls = []
+
+    @cached(maxsize=8)
+    def run(epsilon, delta=0.5, repeat=0):
+        calls.append((epsilon, delta, repeat))
+        return np.array([epsilon, delta, repeat])
+
+    first = run(1.0, 0.5, 2)
+    assert run(1.0, repeat=2) is first and run(epsilon=1.0, delta=0.5, repeat=2) is first
+    assert run(1.0) is not first
+    assert calls == [(1.0, 0.5, 2), (1.0, 0.5, 0)]
