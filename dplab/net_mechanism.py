@@ -45,7 +45,7 @@ from dplab.mechanisms.exponential import (
     exponential_mechanism_stream,
     exponential_probabilities,
 )
-from dplab.mechanisms.laplace import laplace_accuracy_k_exact, laplace_mechanism
+from dplab.mechanisms.laplace import laplace_accuracy_k, laplace_accuracy_k_exact, laplace_mechanism
 
 __all__ = [
     "NetRelease",
@@ -58,6 +58,7 @@ __all__ = [
     "histogram_from_rows",
     "laplace_answers_max_error_quantile",
     "laplace_answers_max_errors",
+    "laplace_crossover_queries",
     "largest_net_m",
     "lemma12_failure_bound",
     "log_net_size",
@@ -68,6 +69,8 @@ __all__ = [
     "net_mechanism",
     "net_mechanism_accuracy",
     "net_mechanism_alpha",
+    "net_opt",
+    "net_opt_over_samples",
     "net_sample_size",
     "net_scores",
     "net_scoring_log10_seconds",
@@ -320,6 +323,40 @@ def net_covering_radius(universe_size: int, m: int) -> float:
     k, m = _universe_size(universe_size), check_positive_int(m, "m")
     worst = min(k // 2, m)
     return worst * (k - worst) / (k * m)
+
+
+def net_opt(histograms: ArrayLike, m: int) -> float | np.ndarray:
+    """OPT for the class of *every* predicate: the smallest max error min_{D'} TV(D/n, D'/m) over
+    the databases D' of size m, without enumerating them. Round m D/n down, then give the
+    K = m - sum(floor) missing rows to the K cells with the largest fractional parts f_i (largest
+    remainders, Hamilton's apportionment, which minimises the L1 distance: Balinski & Young,
+    "Fair Representation", 1982): OPT = (sum of the f_i rounded down + sum of (1 - f_i) rounded
+    up) / (2m). ``histograms`` is one database or a stack of them (one per row); replace-one,
+    public n."""
+    h = np.asarray(histograms, dtype=float)
+    rows = np.atleast_2d(h)
+    for row in rows:
+        _check_histogram(row)
+    m = check_positive_int(m, "m")
+    target = m * rows / rows.sum(axis=1, keepdims=True)
+    frac = target - np.floor(target)
+    missing = np.rint(frac.sum(axis=1)).astype(int)  # K: the rows the floors leave out
+    up = np.argsort(-frac, axis=1, kind="stable").argsort(axis=1, kind="stable") < missing[:, None]
+    opt = np.where(up, 1 - frac, frac).sum(axis=1) / (2 * m)
+    return float(opt[0]) if h.ndim == 1 else opt
+
+
+def net_opt_over_samples(population: ArrayLike, n: int, m: int, *, samples: int,
+                         rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """How much OPT moves with the sample: :func:`net_opt` of ``samples`` simple random samples
+    of n rows (without replacement: multivariate hypergeometric counts) from a population
+    given as its histogram over X, for the databases of size m and every predicate."""
+    pop = _check_histogram(population).astype(np.int64)
+    n = check_positive_int(n, "n")
+    if n > pop.sum():
+        raise ValueError(f"n must be at most the population's {pop.sum()} rows, got n={n}")
+    draws = check_rng(rng).multivariate_hypergeometric(pop, n, size=check_positive_int(samples, "samples"))
+    return net_opt(draws, m)
 
 
 def lemma12_failure_bound(n_queries: int, m: int, alpha: ArrayLike) -> float | np.ndarray:
@@ -616,3 +653,47 @@ def noisy_histogram_max_error_quantile(q: float, universe_size: int, n: int, eps
     b = 2.0 / (check_positive_int(n, "n") * check_epsilon(epsilon))
     return calibrate(lambda t: float(noisy_histogram_max_error_cdf(t, universe_size, n, epsilon)), q,
                      0.0, b, grow="high", xtol=1e-14)
+
+
+RIVALS = ("net", "histogram")
+
+
+def laplace_crossover_queries(universe_size: float, n: int, epsilon: float, beta: float, *,
+                              rival: str = "net", delta: float | None = None, m_max: int = 20_000,
+                              k_max: int = 10**15) -> int:
+    """The number of counting queries k from which ``rival``'s (1 - beta) guarantee on the max
+    error is smaller than the Laplace mechanism's on the k answers (replace-one, public n, so
+    Delta = 1/n): the smallest k with rival(k) < laplace(k).
+
+    Laplace: Theorem 3 of the net-mechanism lecture (:func:`dplab.laplace_accuracy_k`),
+    pure epsilon-DP (``delta=None``, Lap(k/(n eps)) per answer) or its (epsilon, delta) branch
+    through advanced composition (Lap(sqrt(8 k ln(1/delta))/(n eps)), epsilon <= 1). Rivals,
+    both pure epsilon-DP: ``"net"`` (:func:`net_mechanism_accuracy`, best m up to ``m_max``) or
+    ``"histogram"`` (:func:`noisy_histogram_max_error_bound` with |C| = k). Laplace's bound grows
+    like k or sqrt(k) times ln k, the rivals' like powers of ln k, so their ratio increases in k
+    and the crossing is unique: the bracket doubles from k = 1 until the rival wins, then integer
+    bisection. Raises ValueError if the rival does not win by ``k_max``."""
+    u, n = check_positive(universe_size, "universe_size"), check_positive_int(n, "n")
+    epsilon, beta = check_epsilon(epsilon), check_beta(beta)
+    rival = check_choice(rival, RIVALS, "rival")
+    if rival == "histogram":
+        _universe_size(u)  # the histogram has one noisy cell per element of X
+
+    def rival_wins(k: int) -> bool:
+        if rival == "net":
+            theirs = net_mechanism_accuracy(u, k, n, epsilon, beta, m_max=m_max)[0]
+        else:
+            theirs = noisy_histogram_max_error_bound(int(u), n, epsilon, beta, n_queries=k)
+        return theirs < laplace_accuracy_k(1 / n, k, epsilon, beta, delta)
+
+    low, high = 1, 2  # rival_wins(low) is False (checked), rival_wins(high) is what the loop looks for
+    if rival_wins(low):
+        return 1
+    while not rival_wins(high):
+        low, high = high, 2 * high
+        if high > check_positive_int(k_max, "k_max"):
+            raise ValueError(f"the {rival} does not beat Laplace up to k_max={k_max}")
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if rival_wins(middle) else (middle, high)
+    return high

@@ -374,3 +374,102 @@ def test_scoring_time_is_log10_of_net_size_times_queries_over_rate():
     for k, m, c in ((8, 20, 256), (1000, 7, 10**5), (2**20, 30, 10)):
         exact = math.log10(math.comb(k + m - 1, m) * c) - math.log10(5e8)
         assert net_scoring_log10_seconds(k, m, c, 5e8) == pytest.approx(exact, rel=1e-9)
+
+
+# --- OPT without enumeration, and how it moves with the sample ------------------------------
+
+def _opt_by_enumeration(histogram: np.ndarray, m: int) -> float:
+    """Independent: the smallest TV distance from D/n to every database of size m, by listing them
+    with itertools (not dplab's net_histograms)."""
+    k, p = histogram.size, histogram / histogram.sum()
+    best = math.inf
+    for bars in itertools.combinations(range(m + k - 1), k - 1):  # stars and bars
+        edges = (-1, *bars, m + k - 1)
+        counts = np.diff(edges) - 1
+        best = min(best, 0.5 * float(np.abs(p - counts / m).sum()))
+    return best
+
+
+@pytest.mark.catches("net_mechanism.opt_smallest_remainders")
+def test_net_opt_is_the_closest_database_of_size_m_by_enumeration():
+    rng = np.random.default_rng(3)
+    for k, m in ((3, 4), (4, 7), (5, 6), (8, 5)):
+        hists = rng.integers(0, 40, size=(6, k))
+        hists[:, 0] += 1  # at least one row
+        got = dplab.net_mechanism.net_opt(hists, m)
+        for h, value in zip(hists, got, strict=True):
+            assert value == pytest.approx(_opt_by_enumeration(h, m), abs=1e-12), (h, m)
+        assert dplab.net_mechanism.net_opt(hists[0], m) == pytest.approx(got[0])  # one database: a float
+
+
+@pytest.mark.catches("net_mechanism.opt_smallest_remainders")
+def test_net_opt_matches_the_scored_net_on_the_data():
+    for h in (yrbss_universe_histogram(1000, rng=2030), yrbss_universe_histogram()):  # a sample; all 12,579
+        scored = dplab.net_mechanism.score_net(h, all_predicates(8), 13)  # every database, every predicate
+        assert dplab.net_mechanism.net_opt(h, 13) == pytest.approx(scored.opt, abs=1e-12)
+
+
+def test_net_opt_over_samples_draws_without_replacement():
+    pop = np.array([5, 0, 3])
+    opts = dplab.net_mechanism.net_opt_over_samples(pop, 8, 4, samples=50, rng=1)
+    assert np.allclose(opts, dplab.net_mechanism.net_opt(pop, 4))  # n = the population: one sample only
+    assert dplab.net_mechanism.net_opt_over_samples(pop, 3, 4, samples=7, rng=1).shape == (7,)
+    with pytest.raises(ValueError, match="n=9"):
+        dplab.net_mechanism.net_opt_over_samples(pop, 9, 4, samples=5)
+    with pytest.raises(ValueError, match="m"):
+        dplab.net_mechanism.net_opt(pop, 0)
+    with pytest.raises(ValueError, match="histogram"):
+        dplab.net_mechanism.net_opt([1, -1, 2], 3)
+
+
+# --- where the net mechanism and the noisy histogram overtake Laplace -------------------------
+
+def _laplace_guarantee(k: int, n: int, delta: float | None) -> float:
+    """Theorem 3 at eps = 1, beta = 0.05, sensitivity 1/n, written out independently."""
+    noise = k if delta is None else math.sqrt(8 * k * math.log(1 / delta))
+    return noise / n * math.log(k / 0.05)
+
+
+def _histogram_guarantee(cells: int, k: int, n: int) -> float:
+    """The Chernoff-union bound on a sum of `cells` Lap(2/n) noises, minimised numerically over
+    lambda with scipy and solved with brentq (not dplab's closed-form minimiser)."""
+    from scipy import optimize
+
+    def log_tail(s: float) -> float:
+        return optimize.minimize_scalar(lambda u: -u * s - cells * math.log1p(-u * u), method="bounded",
+                                        bounds=(1e-12, 1 - 1e-12), options={"xatol": 1e-13}).fun
+
+    s = optimize.brentq(lambda s: log_tail(s) - math.log(0.05 / (2 * k)), 1e-6, 1e6, xtol=1e-13)
+    return 2 / n * s
+
+
+def _net_guarantee(universe: float, k: int, n: int) -> float:
+    m = np.arange(1, 20_001)
+    log_size = np.array([math.lgamma(universe + j) - math.lgamma(j + 1) - math.lgamma(universe) for j in m])
+    return float(np.min(np.sqrt(math.log(2 * k) / (2 * m)) + 2 / n * (log_size + math.log(20))))
+
+
+@pytest.mark.catches("net_mechanism.crossover_off_by_one", "net_mechanism.crossover_delta_dropped")
+@pytest.mark.parametrize(("universe", "rival", "delta"), [
+    (2**10, "histogram", None), (2**10, "histogram", 1e-6), (2.0**40, "net", None), (2.0**40, "net", 1e-6)])
+def test_laplace_crossover_is_the_first_k_where_the_rival_wins(universe, rival, delta):
+    n = 10**6
+    k = dplab.net_mechanism.laplace_crossover_queries(universe, n, 1.0, 0.05, rival=rival, delta=delta)
+
+    def rival_wins(c: int) -> bool:
+        if rival == "histogram":
+            return _histogram_guarantee(int(universe), c, n) < _laplace_guarantee(c, n, delta)
+        return _net_guarantee(universe, c, n) < _laplace_guarantee(c, n, delta)
+
+    assert rival_wins(k) and not rival_wins(k - 1), k
+    for c in np.unique(np.geomspace(2, k - 1, 8).astype(int)):  # one crossing: Laplace wins everywhere before
+        assert not rival_wins(int(c)), c
+
+
+def test_laplace_crossover_refuses_bad_input():
+    with pytest.raises(ValueError, match="rival"):
+        dplab.net_mechanism.laplace_crossover_queries(8, 1000, 1.0, 0.05, rival="mwem")
+    with pytest.raises(ValueError, match="k_max"):
+        dplab.net_mechanism.laplace_crossover_queries(2**20, 10**6, 1.0, 0.05, rival="histogram", k_max=100)
+    with pytest.raises(ValueError, match="universe_size"):
+        dplab.net_mechanism.laplace_crossover_queries(0, 1000, 1.0, 0.05)

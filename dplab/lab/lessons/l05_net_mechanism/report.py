@@ -1,10 +1,7 @@
-"""Lesson 5, the exponential mechanism and the net mechanism: the data, constants and report rows
-(the figures and the panel are in ``views.py``; the mechanisms are in dplab.mechanisms.exponential
-and dplab.net_mechanism).
-
-Notebook ``notebooks/05_net_mechanism.ipynb``. Seed 004 (Roth, Lecture 5, "The Net
-Mechanism": Theorem 3, Definition 4, Algorithm 1, Proposition 6, Corollary 9, Theorem 11,
-Lemma 12) and seed 001 (the exponential mechanism slides).
+"""Lesson 5 (``notebooks/05_net_mechanism.ipynb``), the exponential and the net mechanism: data, constants,
+report rows (figures and panel: ``views.py``; mechanisms: dplab.mechanisms.exponential, dplab.net_mechanism).
+Roth, Lecture 5, "The Net Mechanism" (Theorem 3, Definition 4, Algorithm 1, Proposition 6, Corollary 9,
+Theorem 11, Lemma 12) and CSE660's exponential mechanism slides.
 """
 
 from __future__ import annotations
@@ -57,7 +54,7 @@ def selections(epsilon: float, monotone: bool = False) -> dict[str, ReportNoisyM
 
 # --- the net mechanism on the YRBSS universe ----------------------------------------------
 
-N_DEFAULT, EPSILON, BETA = 1000, 1.0, 0.05
+N_DEFAULT, EPSILON, BETA, DELTA = 1000, 1.0, 0.05, 1e-6  # DELTA: Theorem 3's (eps, delta) branch
 M_STATIC = 20  # the issue's net: 888,030 databases of size 20 over |X| = 8
 M_LIVE = 13  # the live panel's default net (77,520): the Chernoff m for alpha = 0.5
 M_RUNS, N_RUNS, EPS_RUNS = 6, 1000, 0.05  # runs of dplab.net_mechanism itself (a net of 1,716)

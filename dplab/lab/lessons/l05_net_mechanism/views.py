@@ -15,6 +15,7 @@ from dplab import net_mechanism as nm
 from dplab.lab import widgets as w
 from dplab.lab.lessons.l05_net_mechanism.report import (
     BETA,
+    DELTA,
     EPSILON,
     INCHES,
     LIVE_MAX,
@@ -31,9 +32,7 @@ from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
 from dplab.simulate import proportion_ci
 
 EM_EPSILONS = (0.02, 0.1, 0.5)
-#: candidate-query pairs scored per second, the order measured here by ``make bench``
-#: (888,030 databases x 256 predicates in about 0.5 s)
-SCORING_RATE = 5e8
+SCORING_RATE = 5e8  #: candidate-query pairs scored per second, the order ``make bench`` measures here
 THREE = (COLORS["laplace"], COLORS["analytic"], COLORS["zcdp"])  # the colours of three parameter values
 PANEL_X_MIN = 2e-3  # the panel's log axis starts here (an error of 0 is drawn at this left edge)
 
@@ -66,7 +65,7 @@ def figure_exponential():
 def figure_utility(seed: int = SEED, draws: int = 100_000):
     """Left: the utility theorem, Pr[s <= OPT - (2Δ/ε)(ln|R| + t)] against its bound e^{-t},
     exact and simulated (intervals at the notebook's level). Right: OPT - E[s] as the output space grows."""
-    scores, eps, t, level = height_scores(), 0.1, np.linspace(0, 5, 21), 1 - 0.01 / 14  # 14 intervals, 99%
+    scores, eps, t, level = height_scores(), 0.1, np.linspace(0, 5, 21), 1 - 0.01 / 16  # 16 intervals, 99%
     thresholds = mech.exponential_utility_threshold(scores.max(), scores.size, 1.0, eps, t)
     out = scores[mech.exponential_mechanism(scores, 1.0, eps, size=draws, rng=seed)]
     fails = np.array([np.sum(out <= th) for th in thresholds])
@@ -115,16 +114,16 @@ def figure_net(seed: int = SEED, draws: int = 20_000):
     two_alpha, worst_case = 2 * nm.net_alpha(256, M_STATIC), 2 * nm.net_covering_radius(8, M_STATIC)
     fig, (ax,) = new_figure(1, width=7.5, height=3.8)
     ax.step(values, cdf, where="post", color=COLORS["laplace"], lw=1.8, label="exact Pr[max error ≤ x]")
-    ax.plot(errs[::200], (np.arange(errs.size)[::200] + 1) / errs.size, "o", ms=3, color="k",
-            label=f"{draws:,} releases (every 200th)")
+    ax.step(errs, (np.arange(errs.size) + 1) / errs.size, where="post", color="k", lw=1, ls="--",
+            label=f"{draws:,} releases: their share with error ≤ x")
     ax.axvline(state.opt, color="0.4", ls=":", lw=1.2,
                label=f"OPT, best database in the net: {state.opt:.3f}")
     ax.axvline(bound, color=COLORS["bound"], ls="--", lw=1.5,
                label=f"OPT + (2Δ/ε)(ln|N| + ln 1/β) = {bound:.3f} (β = {BETA:g})")
     ax.axvline(worst_case, color=COLORS["zcdp"], ls="-.", lw=1.5,
                label=f"Prop. 6 with the covering radius α = |X|/(4m): 2α = {worst_case:.2f}, for every D")
-    ax.text(0.02, 0.95, f"Prop. 6 with Lemma 12's α = √(ln|C|/m):\n2α = {two_alpha:.2f}, beyond the axis "
-            "(vacuous)", transform=ax.transAxes, ha="left", va="top", fontsize=8, color="0.25")
+    ax.plot([], [], " ", label=f"Prop. 6 with Lemma 12's α = √(ln|C|/m): 2α = {two_alpha:.2f}, off the axis "
+            "(vacuous)")
     ax.set(xlim=(0, 0.25), ylim=(0, 1.02), xlabel="max error over the 256 predicates",
            ylabel="cumulative probability", title=f"net mechanism: n = {n}, |X| = 8, m = {M_STATIC}, "
            f"|N| = {state.net.shape[0]:,}, ε = {EPSILON:g}")
@@ -173,18 +172,19 @@ def figure_compare(seed: int = SEED, draws: int = 20_000):
     runs = {"Laplace on the 256 answers, Lap(128/(nε))": laplace,
             "noisy histogram, Lap(2/(nε)) per cell": noisy_histogram,
             f"net mechanism, m = {M_STATIC}": state.errors[state.sample(EPSILON, size=draws, rng=seed + 2)]}
-    bounds = {  # Theorem 3's union bound b ln(k/beta), at the scale b = 128/(n eps) actually used
+    colors = (COLORS["laplace"], COLORS["classical"], COLORS["zcdp"], COLORS["laplace"])
+    bounds = {  # Theorem 3's union bound b ln(k/beta), at the b = 128/(n eps) used and its own 256/(n eps)
         "union bound, Lap(128/(nε))": mech.laplace_accuracy_k(0.5 / n, 256, EPSILON, BETA),
         "‖Z‖₁ quantile (Gamma)": nm.noisy_histogram_max_error_bound(8, n, EPSILON, BETA),
-        "OPT + (2Δ/ε)(ln|N| + ln 1/β)": nm.net_error_bound(state.opt, size, 1 / n, EPSILON, BETA)}
-    colors = (COLORS["laplace"], COLORS["classical"], COLORS["zcdp"])
+        "OPT + (2Δ/ε)(ln|N| + ln 1/β)": nm.net_error_bound(state.opt, size, 1 / n, EPSILON, BETA),
+        "Theorem 3's, Lap(256/(nε)), basic composition": mech.laplace_accuracy_k(1 / n, 256, EPSILON, BETA)}
     fig, (ax,) = new_figure(1, width=7.5, height=4.8)
-    for (name, errs), color in zip(runs.items(), colors, strict=True):
+    for (name, errs), color in zip(runs.items(), colors, strict=False):
         e = np.sort(errs)
         ax.plot(e, (np.arange(e.size) + 1) / e.size, "-", color=color, lw=1.8,
                 label=f"{name}: median {np.median(e):.3f}")
-    for (name, b), color in zip(bounds.items(), colors, strict=True):
-        ax.axvline(b, color=color, ls="--", lw=1, label=f"bound at β = {BETA:g}: {name} = {b:.3g}")
+    for (name, b), color, style in zip(bounds.items(), colors, ("--", "--", "--", ":"), strict=True):
+        ax.axvline(b, color=color, ls=style, lw=1.2, label=f"bound at β = {BETA:g}: {name} = {b:.3g}")
     ax.set(xscale="log", xlim=(2e-3, 5), ylim=(0, 1.02), xlabel="max error over the 256 predicates",
            ylabel="cumulative fraction of releases",
            title=f"the same 256 queries, n = {n}, ε = {EPSILON:g} (replace-one, public n)")
@@ -203,7 +203,9 @@ def figure_scaling(n: int = 10**6, log2_universe: int = 40):
                    for c in n_queries] for bits in (log2_universe, 20)}
     fig, (ax, ax_time) = new_figure(2, width=5.4, height=4.4)
     ax.plot(n_queries, mech.laplace_accuracy_k(1 / n, n_queries, EPSILON, BETA), "-", color=COLORS["laplace"],
-            lw=1.8, label="Laplace on the answers (Thm 3)")
+            lw=1.8, label="Laplace on the answers, ε-DP (Thm 3)")
+    ax.plot(n_queries, mech.laplace_accuracy_k(1 / n, n_queries, EPSILON, BETA, DELTA), "--", lw=1.2,
+            color=COLORS["laplace"], label=f"Laplace, (ε, δ = 10^{math.log10(DELTA):.0f})-DP (Thm 3, Thm 2)")
     ax.plot(n_queries, [b[0] for b in best], "-", color=COLORS["zcdp"], lw=1.8,
             label="net mechanism (best m)")
     ax.plot(n_queries, hist[log2_universe], "-", color=COLORS["classical"], lw=1.8, label="noisy histogram")
