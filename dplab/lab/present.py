@@ -58,14 +58,15 @@ def use_templates() -> None:
 def lessons(folder: str | Path) -> list[dict]:
     """The notebooks ``NN_*.ipynb`` of ``folder`` in teaching order (their number), one line of the
     index each: ``number``, ``title`` (its first heading), ``time`` (what its intro states,
-    ``**Time:** about 40 minutes``), ``path`` (its file name) and ``link`` (from the server's root).
+    ``**Time:** about 40 minutes``, up to a breakdown after a comma, colon or bracket), ``path``
+    (its file name) and ``link`` (from the server's root).
     Plain dicts: they go into the page config as JSON."""
     found = []
     for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
         text = "".join(cells[0]["source"]) if cells and cells[0]["cell_type"] == "markdown" else ""
         heading = re.search(r"^#\s+(?:\d+\.\s*)?(.+)$", text, re.MULTILINE)
-        spent = re.search(r"\*\*Time:\*\*\s*([^\n]+?)\.?\s*$", text, re.MULTILINE)
+        spent = re.search(r"\*\*Time:\*\*\s*([^\n,:;(]+?)\.?\s*(?:[,:;(]|$)", text, re.MULTILINE)
         found.append({"number": int(path.name[:2]), "path": path.name, "link": f"voila/render/{path.name}",
                       "title": heading.group(1).strip() if heading else path.stem,
                       "time": spent.group(1).strip() if spent else ""})
