@@ -25,6 +25,8 @@ def test_the_promise_panel_says_what_one_release_and_k_releases_cost():
     assert "nothing to compose" in one and "1 release of" in one
     many = view.update({"epsilon": 1.0, "prior": 0.1, "mechanism": "laplace", "delta": 1e-6, "k": 64}, 0)
     assert "below the ε = 1 that basic composition charges" in many
+    loose = view.update({"epsilon": 1.0, "prior": 0.1, "mechanism": "laplace", "delta": 1e-2, "k": 64}, 0)
+    assert "for δ = 1e-06" in many and "for δ = 0.01" in loose  # the exact ε is read at the slider's δ
     gauss = view.update({"epsilon": 1.0, "prior": 0.1, "mechanism": "gaussian", "delta": 1e-6, "k": 4}, 0)
     assert "μ-GDP" in gauss and "spots Alice's record at most" in gauss
 

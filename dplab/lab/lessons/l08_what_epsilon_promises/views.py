@@ -44,13 +44,13 @@ def figure_posterior():
     ax_y.plot(grid, posterior(p, loss), "k-", lw=1.5, label="Bayes' rule")
     cis = membership_by_bin(*lesson.bayes_attack(eps, p), edges, level)
     errorbar_ci(ax_y, (edges[:-1] + edges[1:]) / 2, cis, fmt="o", ms=3.5, color=PALETTE[0],
-                label=f"simulated: share of 'in' per bin ({level:.2%} CI)")
+                label=f"simulated: share of 'in'\nper bin ({level:.2%} CI)")
     ax_y.axhline(float(posterior_bound(p, eps)), color=EPSILON_COLORS[1.0], ls="--", lw=1,
                  label=f"the bound: {posterior_bound(p, eps):.3f}")
     ax_y.axhline(p, color="0.5", ls=":", lw=1, label=f"the prior: {p:g}")
     ax_y.set(xlim=(-4, 5), ylim=(0, 0.3), xlabel="released count y (0 without Alice, 1 with her)",
              ylabel="posterior Pr[in | y]", title=f"one release at ε = {eps:g}, prior {p:g}")
-    ax_y.legend(fontsize=7, loc="upper left")
+    ax_y.legend(fontsize=7, loc="lower right")  # clear of the bound line and the points that reach it
     fig.tight_layout()
     return fig
 
@@ -112,19 +112,22 @@ def figure_composition():
     plots.tradeoff_axes(ax, "k Laplace steps of ε₀ = 1/√k")
     ax.set(xlabel="α", ylabel="β")
     k, eps0, grid = max(lesson.CLT_KS), 1 / math.sqrt(max(lesson.CLT_KS)), np.linspace(-3, 4, 300)
-    for kk, color in zip(lesson.CLT_KS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
+    colors, widths = (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), (1.4, 1.4, 4, 1.6)  # 64 inside 16
+    for kk, color, lw in zip(lesson.CLT_KS, colors, widths, strict=True):
         pld = lesson.composed_laplace(1 / math.sqrt(kk), kk)  # exact by FFT: its CDF drifts to N(μ²/2, μ²)
-        ax.plot(ALPHA, pld.tradeoff(ALPHA), color=color, lw=1.4, label=f"k = {kk}")
-        ax_h.step(pld.losses, np.cumsum(pld.pmf), where="post", color=color, lw=1.4, label=f"k = {kk} (FFT)")
-    mu = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k)
-    ax.plot(ALPHA, tradeoff_gdp(ALPHA, mu), "k--", lw=1.2, label=f"Gaussian, μ = {mu:.2f}")
+        ax.plot(ALPHA, pld.tradeoff(ALPHA), color=color, lw=lw, label=f"k = {kk}")
+        ax_h.step(np.r_[-3, pld.losses], np.r_[0, np.cumsum(pld.pmf)], where="post", color=color, lw=lw,
+                  label=f"k = {kk} (FFT)")
+    mu = gdp_limit_mu(Laplace(1.0, eps0).pld(step=1e-3), k)  # the limits: grey bands under the curves
+    ax.plot(ALPHA, tradeoff_gdp(ALPHA, mu), color=BOUND_COLOR, lw=6, zorder=1, label=f"Gaussian, μ={mu:.2f}")
     ax.legend(fontsize=7, loc="upper right", title="exact (PLD)", title_fontsize=7)
     quantiles = np.linspace(0.025, 0.975, 20)  # the 200,000 sampled total losses of k = 64 steps
     sampled = privacy_loss_samples(Laplace(1.0, eps0), np.zeros(k), np.ones(k), 200_000,
                                    np.random.default_rng([lesson.SEED, 53]))
-    ax_h.plot(np.quantile(sampled, quantiles), quantiles, "o", ms=3.5, color=PALETTE[3],
+    ax_h.plot(np.quantile(sampled, quantiles), quantiles, "o", ms=3, mfc="none", mew=0.8, color=PALETTE[3],
               label=f"k = {k}, sampled (2·10⁵)")
-    ax_h.plot(grid, stats.norm.cdf(grid, mu**2 / 2, mu), "k--", lw=1.2, label=f"N(μ²/2, μ²), μ = {mu:.2f}")
+    ax_h.plot(grid, stats.norm.cdf(grid, mu**2 / 2, mu), color=BOUND_COLOR, lw=6, zorder=1,
+              label=f"N(μ²/2, μ²), μ = {mu:.2f}")
     ax_h.set(xlim=(-3, 4), ylim=(0, 1), xlabel="total privacy loss L", ylabel="Pr[L ≤ l]",
              title="the PLD's CDF drifts to a Gaussian")
     ax_h.legend(fontsize=7, loc="upper left")
@@ -132,10 +135,9 @@ def figure_composition():
              for k in lesson.ACCOUNT_KS]
     for name in (accountant.name for accountant in lesson.ACCOUNTANTS):
         color, ls = ACCOUNTANT_STYLES[name]
-        kov = name.startswith("optimal")  # open squares on top: it lies between zCDP and the PLD
-        ax_e.plot(lesson.ACCOUNT_KS, [row[name] for row in table], ls, color=color, lw=1.5,
-                  marker="s" if kov else "o", ms=5 if kov else 3, mfc="none" if kov else color, label=name,
-                  zorder=3 if kov else 2)
+        kov = name.startswith("optimal")  # large open squares, the PLD (drawn last) thin through them
+        ax_e.plot(lesson.ACCOUNT_KS, [row[name] for row in table], ls, color=color, lw=2.5 if kov else 1.2,
+                  marker="s" if kov else "o", ms=7 if kov else 3, mfc="none" if kov else color, label=name)
     ax_e.set(xscale="log", yscale="log", xlabel="k releases", ylabel=f"ε at δ = {lesson.ACCOUNT_DELTA:g}",
              title=f"k Laplace releases of ε₀ = {lesson.ACCOUNT_EPSILON:g}")
     ax_e.legend(fontsize=7, loc="upper left")
@@ -146,7 +148,7 @@ def figure_composition():
 # --- the promise panel ----------------------------------------------------------------------------
 PANEL_KS = (1, 2, 4, 8, 16, 32, 64)
 PANEL_PRIORS = (0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5)
-PANEL_DRAWS, PANEL_DELTA = 4000, 1e-6
+PANEL_DRAWS = 4000
 
 
 class PromiseView:
@@ -180,7 +182,7 @@ class PromiseView:
         # the PLD of k steps by FFT, grid eps0/200 (RR's losses +-eps0 on it) or mu0/100 for the Gaussian
         one = step.pld(step=step.mu / 100 if gaussian else step.epsilon / 200)
         pld, mu = one.compose(k), gdp_limit_mu(one, k)  # for the Gaussian exact: sqrt(k) mu0 (DRS 2022)
-        curve, at_delta = pld.tradeoff(ALPHA), pld.epsilon(PANEL_DELTA)
+        curve, at_delta = pld.tradeoff(ALPHA), pld.epsilon(delta)  # at the slider's delta
         name = {"laplace": "Laplace", "gaussian": "Gaussian"}.get(mechanism, mechanism)
         self.ax.set_title(f"k = {k} {name} release{'s' * (k > 1)} of {'(ε, δ)' if gaussian else 'ε'}/{k}")
         self.bound.set_ydata(tradeoff_dp(ALPHA, eps, delta if gaussian else 0.0))
@@ -197,11 +199,11 @@ class PromiseView:
         each = f"{k} release{'s' if k > 1 else ''} of " + (
             f"(ε/k, δ/k) = ({eps / k:.3g}, {delta / k:.2g})" if gaussian else f"ε/k = {eps / k:.3g}")
         exact = (f"{'together they are' if k > 1 else 'it is'} exactly μ-GDP with μ = {mu:.3f}; by FFT ε = "
-                 f"{at_delta:.3f} at δ = {PANEL_DELTA:g}" if gaussian
-                 else f"at δ = {PANEL_DELTA:g} its exact ε (PLD) is {at_delta:.3f}: nothing to compose"
+                 f"{at_delta:.3f} at δ = {delta:.2g}" if gaussian
+                 else f"at δ = {delta:.2g} its exact ε (PLD) is {at_delta:.3f}: nothing to compose"
                  if k == 1 else f"exact accounting (PLD) puts them at ε = {at_delta:.3f} for δ = "
-                 f"{PANEL_DELTA:g}, {'below' if at_delta < eps - 5e-4 else 'at'} the ε = {eps:.3g} that "
-                 "basic composition charges")
+                 f"{delta:.2g}, {'below' if at_delta < eps - 5e-4 else 'at'} the ε = {eps:.3g} that "
+                 "basic composition charges at δ = 0")
         return (f"ε = {eps:.3g}, {mechanism}: {each}; {exact}. The simulated attacker ({PANEL_DRAWS} runs a "
                 "side) stays on or above the exact curve, up to sampling noise."
                 + (w.promise(mu=mu) if gaussian else w.promise(epsilon=eps, prior=prior)))
