@@ -318,6 +318,19 @@ def naive_above_threshold_epsilon(k_queries: int, epsilon: float) -> float:
     return check_positive_int(k_queries, "k_queries") * check_epsilon(epsilon) / 4
 
 
+def above_threshold_worst_case_supremum(k_queries: int, epsilon: float) -> float:
+    """The supremum over streams of AboveThreshold's exact privacy loss of halting at query k (general
+    neighbours): min(k eps/4, eps), both bounds met (Lyu, Su & Li 2017, Theorem 1; Dwork & Roth 2014,
+    Thm 3.23). Above: naive composition (:func:`naive_above_threshold_epsilon`) and the theorem. Met:
+    with the k - 1 bottoms at T + M and the top at T - M, the integrand over the noisy threshold t in
+    (-M, M) is proportional to exp(-|t| eps/2 + (k - 2) t eps/4). For k < 4 it peaks near t = 0, where
+    moving every answer by Delta costs k eps/4; for k > 4 it piles up at t = M, where shifting t by
+    Delta (eps/2) and the top twice (eps/2) costs eps. At k = 4 it is flat on (0, M): the loss is
+    eps - O(1/M), so eps is a supremum, approached as M grows, not attained by any finite stream
+    (:func:`halting_worst_case_losses` at growing ``reach`` approaches it from below)."""
+    return min(naive_above_threshold_epsilon(k_queries, epsilon), epsilon)
+
+
 def above_threshold_accuracy(k_queries: int, beta: float, epsilon: float, *, sensitivity: float = 1.0,
                              exact: bool = False) -> float:
     """alpha for which AboveThreshold is (alpha, beta)-accurate on k queries (Dwork & Roth 2014,

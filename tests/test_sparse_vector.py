@@ -346,3 +346,21 @@ def test_the_worst_case_over_streams_is_at_a_corner_and_meets_the_naive_and_the_
     assert np.all(zeros < worst - 0.05)  # the one-stream curve the lesson drew is far from the worst
     with pytest.raises(ValueError, match="variant='noisy_value'"):
         halting_worst_case_losses("noisy_value", eps, 3)
+
+
+def test_the_corner_streams_approach_the_supremum_from_below_as_they_move_away_from_t():
+    """Independent: halting_worst_case_losses (exact integrals over corner streams) at growing M. At
+    k = 4 the loss rises towards eps, its gap shrinking like 1/M (x4 reach, gap / 4), never above it;
+    elsewhere the corners already meet min(k eps/4, eps) at M = 15 noise scales."""
+    from dplab.sparse_vector import above_threshold_worst_case_supremum, halting_worst_case_losses
+
+    for eps in (0.5, 1.0, 2.0):
+        sup = np.array([above_threshold_worst_case_supremum(k, eps) for k in range(1, 9)])
+        by_reach = np.array([halting_worst_case_losses("above_threshold", eps, 8, reach=r)
+                             for r in (15, 60, 240, 640)])
+        assert np.all(by_reach <= sup + 1e-9)
+        assert np.allclose(by_reach[:, [0, 1, 2, 4, 5, 6, 7]], sup[[0, 1, 2, 4, 5, 6, 7]], rtol=1e-6)
+        gaps = sup[3] - by_reach[:, 3]
+        assert np.all(np.diff(gaps) < 0) and 3.5 < gaps[1] / gaps[2] < 4.5 and gaps[-1] < 5e-4 * eps, gaps
+    with pytest.raises(ValueError, match="k_queries"):
+        above_threshold_worst_case_supremum(0, 1.0)

@@ -159,6 +159,13 @@ def test_loss_panel_c_and_neighbours_change_the_readouts_limit():
     assert "limit as j grows: 2.5 = 2.5 ε" in panel.readout.value
     panel.controls["variant"].value = "lyu_alg1"
     assert "limit as j grows: 0.75 = 0.75 ε, within" in panel.readout.value
+    panel.controls["variant"].value, panel.controls["c"].value = "lee_clifton", 1  # (1 + 3c)/4 = 1
+    assert "1 = 1 ε, within" in panel.readout.value and "under monotone ones its limit on 0s is 1 ε" in (
+        panel.readout.value)
+    panel.controls["neighbours"].value = "general"
+    assert "monotone ones" not in panel.readout.value and "not ε-DP under general" in panel.readout.value
+    panel.controls["variant"].value, panel.controls["c"].value = "above_threshold", 5
+    assert "c ignored (halts at the first ⊤)" in panel.readout.value and "c = 5" not in panel.readout.value
 
 
 class _CountingView:

@@ -34,7 +34,7 @@ STREAM_HEIGHTS_M = np.round(np.arange(2.10, 1.495, -0.02), 2)
 THRESHOLD = 1000.0
 #: The variants whose every halting output is computed at once (no released values).
 CURVE_VARIANTS = ("above_threshold", "lyu_alg1", "dwork_roth", "lee_clifton", "no_halting")
-LOSS_K = np.array([1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000])
+LOSS_K = np.array([1, 2, 3, 4, 5, 10, 20, 50, 100, 200, 500, 1000])
 AUDIT_D = np.zeros(6)
 AUDIT_D_PRIME = np.array([1.0, 1.0, 1.0, 1.0, 1.0, -1.0])
 

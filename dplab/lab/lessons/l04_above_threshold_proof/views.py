@@ -1,8 +1,4 @@
-"""Lesson 4, AboveThreshold and the sparse vector technique: figures and the loss panel.
-
-Notebook ``notebooks/04_above_threshold_proof.ipynb`` and ``python -m dplab figures`` both
-call these functions.
-"""
+"""Lesson 4, AboveThreshold: figures and the loss panel (notebook 04 and ``python -m dplab figures``)."""
 
 from __future__ import annotations
 
@@ -35,9 +31,9 @@ from dplab.simulate import proportion_ci
 from dplab.sparse_vector import (
     PRIVATE_VARIANTS,
     above_threshold,
+    above_threshold_worst_case_supremum,
     halting_loss_curves,
     halting_probabilities,
-    halting_worst_case_losses,
     loss_limit,
     naive_above_threshold_epsilon,
 )
@@ -74,13 +70,15 @@ def figure_stream(epsilon: float = 1.0, seed: int = SEED, runs: int = 200_000):
 
 def figure_naive(epsilon: float = 1.0):
     """Naive accounting k eps/4 against the theorem's eps, the exact loss of halting at k on the
-    stream of zeros, and its worst case over streams."""
+    stream of zeros, and its supremum over streams (min(k eps/4, eps): the two bounds meet at k = 4)."""
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
     n = LOSS_K
     ax.plot(n, [naive_above_threshold_epsilon(int(k), epsilon) for k in n], "o--", color=COLORS["zcdp"],
             ms=3, zorder=4, label="naive: k ε/4 (sequential composition of the comparisons)")
-    ax.plot(n, halting_worst_case_losses("above_threshold", epsilon, int(n[-1]))[n - 1], "D-", ms=7, lw=2.5,
-            color=COLORS["laplace"], alpha=0.6, label="exact loss of halting at k, worst case over streams")
+    ax.plot(n, [above_threshold_worst_case_supremum(int(k), epsilon) for k in n], "D-", ms=7, lw=2.5,
+            color=COLORS["laplace"], alpha=0.6, label="exact loss at k, sup over streams: min(kε/4, ε)")
+    ax.annotate("the two bounds meet at k = 4", (4, epsilon), (12, 0.3 * epsilon), fontsize=8,
+                arrowprops={"arrowstyle": "->"})
     zeros = halting_loss_curves(("above_threshold",), epsilon, int(n[-1]))["above_threshold"][n - 1]
     ax.plot(n, zeros, "s:", color="0.35", ms=3, label="exact loss of halting at k, on one stream (0s, T = 0)")
     ax.axhline(epsilon, color="k", ls="--", lw=1.2, zorder=5, label="the theorem: ε, whatever k")
@@ -152,11 +150,13 @@ class LossView:
         self.reference.set_data(PANEL_J, _panel_curve("above_threshold", eps, 1, neighbours) / eps)
         loss, limit = loss_limit(variant, eps, c=c, neighbours=neighbours, block=j - 1), curve[-2]  # j = 31
         self.here.set_data([j], [loss / eps])
-        self.eps_text.set_text(f"ε = {eps:.3g}, c = {c}, {neighbours} neighbours")
+        c_text = "c ignored (halts at the first ⊤)" if variant == "above_threshold" else f"c = {c}"
+        self.eps_text.set_text(f"ε = {eps:.3g}, {c_text}, {neighbours} neighbours")
         verdict = "within" if limit <= eps * (1 + 1e-9) else "beyond"
-        promised = promise(epsilon=eps) if variant in PRIVATE_VARIANTS else promise(
-            reason=f"{variant} is not ε-DP (Lyu, Su & Li 2017), so its ε is only a label")
-        return (f"<b>{variant}</b>, c = {c}, {neighbours} neighbours, ε = {eps:.3g}: j = {j} loses "
+        promised = promise(epsilon=eps) if variant in PRIVATE_VARIANTS else promise(reason=f"{variant} is "
+            "not ε-DP under general neighbours (Lyu, Su & Li 2017)" + ("" if neighbours == "general" else
+            f"; under monotone ones its limit on 0s is {limit / eps:.3g} ε, {verdict} ε"))
+        return (f"<b>{variant}</b>, {c_text}, {neighbours} neighbours, ε = {eps:.3g}: j = {j} loses "
                 f"{loss:.4g} ({loss / eps:.3g} ε); its limit as j grows: {limit:.4g} = {limit / eps:.3g} ε, "
                 f"{verdict} the claimed ε" + promised)
 
