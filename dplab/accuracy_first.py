@@ -1,11 +1,11 @@
-"""Accuracy-first release of many counts: seed 002's experiment (Rogers, Samorodnitsky, Wu &
-Ramdas, "Adaptive Privacy Composition for Accuracy-first Mechanisms", NeurIPS 2023).
+"""Accuracy-first release of many counts: the lab's reconstruction of the experiment in Rogers, Samorodnitsky,
+Wu & Ramdas, "Adaptive Privacy Composition for Accuracy-first Mechanisms" (NeurIPS 2023).
 
 An analyst wants as many counts as possible, each within a relative error tau of the truth,
 under one overall (epsilon, delta) budget: at one noise level the release rule below gives
 Pr[released and |yhat - y| > tau y] <= beta = 5% (not a 95% guarantee given that a count was
 released). The rules (cap per count, rho0, the give-up rule) are the lab's reconstruction of the
-seed experiment's, whose text in the lab's copy stops before the paper's section 7. Without looking at the
+paper's experiment, whose text in the lab's copy stops before the paper's section 7. Without looking at the
 data she cannot know how much noise each count can bear: a count of 10^5 is fine with noise
 that would drown a count of 50. So each count is released by a process that adds noise,
 looks at the noisy value, and either releases (the 95% half-width h is small enough:
@@ -72,7 +72,7 @@ __all__ = [
 
 def heavy_tailed_counts(n_counts: int = 1000, *, rng: np.random.Generator | int | None = None) -> np.ndarray:
     """The experiment's counts: y = floor(1000 / U), U uniform on (0, 1], in random order: a heavy
-    tail (median about 2000, Pr[y >= 10^5] = 1%). The lab's choice: the seed's text stops before the
+    tail (median about 2000, Pr[y >= 10^5] = 1%). The lab's choice: its copy of the paper stops before the
     paper's experiment (its section 7)."""
     rng = check_rng(rng)
     u = 1.0 - rng.random(int(n_counts))  # in (0, 1]
@@ -278,7 +278,7 @@ def _by_fresh_releases(method: str, budget: _Budget, factor: float, rng: np.rand
 def release_brownian(counts: ArrayLike, epsilon: float, delta: float, target: float, *,
                      rng: np.random.Generator | int | None = None, **options) -> Release:
     """Brownian noise reduction under the unified zCDP filter: each count charged 1/(2T) at its
-    stopping time T (Whitehouse et al. 2022; seed 002)."""
+    stopping time T (Whitehouse et al. 2022; Rogers et al. 2023)."""
     budget = _Budget(counts, True, epsilon, delta, target, **(_DEFAULTS | options))
     return _on_a_grid("brownian", budget, check_rng(rng))
 

@@ -1,4 +1,4 @@
-"""Seed 002's experiment: counts released under a relative-error target and one budget."""
+"""The lab's version of the accuracy-first experiment: counts released under a relative-error target."""
 
 from __future__ import annotations
 

@@ -6,9 +6,9 @@ nothing) otherwise. Once it has refused, a filter stays halted: every later requ
 refused, even a tiny one. A filter never spends past its budget, however the costs were
 chosen from the answers so far.
 
-Costs are accounted exactly in rationals: the cost ``c`` is the decimal the user
-typed, ``Fraction(repr(float(c)))``, so a budget of 0.3 accepts 0.1 and then 0.2
-(``math.fsum([0.1, 0.2])`` is 0.30000000000000004, which would refuse the second: the safe
+Costs are accounted exactly in rationals: the cost ``c`` is the number the user typed, a ``Fraction``
+or ``int`` as it is, a float as its decimal ``Fraction(repr(float(c)))``, so a budget of 0.3 accepts 0.1
+and then 0.2 (``math.fsum([0.1, 0.2])`` is 0.30000000000000004, which would refuse the second: the safe
 failure), and a budget of 0.8 refuses 1e-16 after 0.1 and 0.7 (0.1 + 0.7 is 0.7999999999999999
 in floats, which would accept it and end past the budget: the unsafe failure).
 
@@ -42,6 +42,7 @@ it reports, after every step, a bound valid at that step.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
@@ -65,9 +66,20 @@ __all__ = ["BasicFilter", "BrownianReservation", "ExPostReservation", "ZCDPFilte
            "filter_trace", "zcdp_odometer_epsilon"]
 
 
-def _exact(value: float) -> Fraction:
-    """The decimal the user typed, as a rational: Fraction(repr(float(value)))."""
+def _exact(value: float | Fraction) -> Fraction:
+    """The number the user typed, as a rational: a Fraction or an integer exactly (never rounded
+    to a float on the way), a float as the decimal it prints as, Fraction(repr(float(value)))."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, Fraction):
+        return Fraction(value)
     return Fraction(repr(float(value)))
+
+
+def _checked(value: object, check: Callable[..., object], *args: object, **kwargs: object) -> Fraction:
+    """``check(value, ...)`` (a ValueError naming the parameter if it fails), then ``_exact(value)``."""
+    check(value, *args, **kwargs)
+    return _exact(value)
 
 
 def _float_down(q: Fraction) -> float:
@@ -117,6 +129,13 @@ def _guarantee(mechanism: Mechanism, delta: float) -> tuple[float, float]:
     return pair
 
 
+def _gaussian_rho(sensitivity: float, sigma: float) -> Fraction:
+    """rho = Delta^2 / (2 sigma^2) of a Gaussian N(0, sigma^2) (Bun & Steinke 2016, Prop. 1.6), exactly."""
+    delta_2 = _checked(sensitivity, check_sensitivity)
+    s = _checked(sigma, check_positive, "sigma")
+    return delta_2**2 / (2 * s**2)
+
+
 class BasicFilter:
     """A privacy filter by basic (sequential) composition.
 
@@ -126,8 +145,8 @@ class BasicFilter:
     """
 
     def __init__(self, epsilon: float, delta: float = 0) -> None:
-        self._epsilon = _exact(check_epsilon(epsilon))
-        self._delta = _exact(check_delta(delta))
+        self._epsilon = _checked(epsilon, check_epsilon)
+        self._delta = _checked(delta, check_delta)
         self._spent_epsilon = Fraction(0)
         self._spent_delta = Fraction(0)
         self._reserved = Fraction(0)  # the caps of ex-post runs under way (reserve)
@@ -142,7 +161,7 @@ class BasicFilter:
         """
         if isinstance(epsilon, Mechanism):
             epsilon, delta = _guarantee(epsilon, delta)
-        eps, dlt = _exact(check_epsilon(epsilon)), _exact(check_delta(delta))
+        eps, dlt = _checked(epsilon, check_epsilon), _checked(delta, check_delta)
         if self._refused or self._spent_epsilon + self._reserved + eps > self._epsilon \
                 or self._spent_delta + dlt > self._delta:
             self._refused = True
@@ -157,13 +176,17 @@ class BasicFilter:
         private mechanisms whose largest epsilon fits the remaining budget, each chosen from the
         outcomes so far, are together epsilon-DP (Lemma 5.1: their ex-post epsilons add up). Returns the
         reservation, whose :meth:`ExPostReservation.settle` charges the epsilon of where the run
-        stopped and returns the rest; or None, refusing for good as :meth:`request` does."""
+        stopped and returns the rest; or None, refusing for good as :meth:`request` does. ``epsilon`` must
+        be a number (checked before anything is spent): charge a mechanism description by :meth:`request`."""
+        if isinstance(epsilon, Mechanism):
+            raise ValueError("epsilon must be a number, the run's largest ex-post epsilon, got "
+                             f"epsilon={epsilon!r}; charge a mechanism description with request()")
+        cap = _checked(epsilon, check_epsilon)
         if not self.request(epsilon):
             return None
-        cap = _exact(epsilon)
         self._spent_epsilon -= cap  # held aside, not spent, until the run settles
         self._reserved += cap
-        return ExPostReservation(self, float(epsilon), cap)
+        return ExPostReservation(self, float(cap), cap)
 
     def _settle(self, cap: Fraction, charge: Fraction) -> None:
         self._reserved -= cap
@@ -252,9 +275,9 @@ class ZCDPFilter:
     """
 
     def __init__(self, rho: float, *, delta: float | None = None, step_delta: float = 0) -> None:
-        self._rho = _exact(check_rho(rho))
+        self._rho = _checked(rho, check_rho)
         self._delta = None if delta is None else check_delta(delta, allow_zero=False)
-        self._step_delta = _exact(check_delta(step_delta, "step_delta"))
+        self._step_delta = _checked(step_delta, check_delta, "step_delta")
         self._spent_delta = Fraction(0)
         self._spent = Fraction(0)
         self._reserved = Fraction(0)  # the caps of Brownian runs under way (reserve_brownian)
@@ -285,25 +308,23 @@ class ZCDPFilter:
         A cost exactly equal to what remains is accepted. rho must be finite and > 0; or give a
         mechanism description with a rho (a Gaussian is charged exactly, as by
         :meth:`request_gaussian`; an eps-DP step eps^2/2). ``delta`` in [0, 1): the step is
-        delta-approximate rho-zCDP, accepted only while the deltas also fit ``step_delta``.
+        delta-approximate rho-zCDP, accepted only while the deltas also fit ``step_delta`` (with a
+        mechanism too: a rho-zCDP step is delta-approximate rho-zCDP for every delta).
         """
-        if delta:
-            return self._charge(_exact(check_rho(rho)), _exact(check_delta(delta)))
+        step_delta = _checked(delta, check_delta)
         if isinstance(rho, Gaussian):
-            return self.request_gaussian(rho.sensitivity, rho.sigma)
+            return self._charge(_gaussian_rho(rho.sensitivity, rho.sigma), step_delta)
         if isinstance(rho, Mechanism):
             if rho.zcdp_rho() is None:
                 raise TypeError(f"rho must be a number or a rho-zCDP mechanism, got {rho!r}, "
                                 "which has no rho")
             rho = rho.zcdp_rho()
-        return self._charge(_exact(check_rho(rho)))
+        return self._charge(_checked(rho, check_rho), step_delta)
 
     def request_gaussian(self, sensitivity: float, sigma: float) -> bool:
         """Request a Gaussian mechanism N(0, sigma^2) of L2 sensitivity Delta: charge
         rho = Delta^2 / (2 sigma^2) (Bun & Steinke 2016, Prop. 1.6), computed exactly."""
-        delta_2 = _exact(check_sensitivity(sensitivity))
-        s = _exact(check_positive(sigma, "sigma"))
-        return self._charge(delta_2**2 / (2 * s**2))
+        return self._charge(_gaussian_rho(sensitivity, sigma))
 
     def request_brownian(self, sensitivity: float, time: float) -> bool:
         """Request a Brownian release at a time T fixed *before* it runs: rho = Delta^2 / (2 T), exactly
@@ -315,8 +336,8 @@ class ZCDPFilter:
         then refuse a spend that already happened): hold its cap with :meth:`reserve_brownian`
         before it starts and settle where it stopped (Rogers, Samorodnitsky, Wu & Ramdas 2023).
         """
-        delta_2 = _exact(check_sensitivity(sensitivity))
-        t = _exact(check_positive(time, "time"))
+        delta_2 = _checked(sensitivity, check_sensitivity)
+        t = _checked(time, check_positive, "time")
         return self._charge(delta_2**2 / (2 * t))
 
     def reserve_brownian(self, sensitivity: float, min_time: float) -> BrownianReservation | None:
@@ -326,13 +347,13 @@ class ZCDPFilter:
         reservation, whose :meth:`BrownianReservation.settle` charges Delta^2 / (2 T) once the run
         stopped and returns the rest to the budget; or None, refusing for good as :meth:`request`
         does, when the cap does not fit."""
-        sensitivity = check_sensitivity(sensitivity)
-        cap = _exact(sensitivity) ** 2 / (2 * _exact(check_positive(min_time, "min_time")))
+        check_sensitivity(sensitivity)
+        cap = _exact(sensitivity) ** 2 / (2 * _checked(min_time, check_positive, "min_time"))
         if not self._charge(cap):
             return None
         self._spent -= cap  # held aside, not spent, until the run settles
         self._reserved += cap
-        return BrownianReservation(self, sensitivity, float(min_time), cap)
+        return BrownianReservation(self, sensitivity, min_time, cap)
 
     def _settle(self, cap: Fraction, charge: Fraction) -> None:
         self._reserved -= cap
@@ -345,7 +366,7 @@ class ZCDPFilter:
         Rounded up to a float, so ``request_brownian(sensitivity, min_brownian_time(sensitivity))``
         is accepted and any smaller T refused; inf once the filter is halted.
         """
-        delta_2 = _exact(check_sensitivity(sensitivity))
+        delta_2 = _checked(sensitivity, check_sensitivity)
         if self.halted:
             return math.inf
         target = delta_2**2 / (2 * self.remaining_exact)
@@ -357,7 +378,7 @@ class ZCDPFilter:
         Rounded up to a float, so ``request_gaussian(sensitivity, min_gaussian_sigma(sensitivity))``
         is accepted (a sigma calibrated in floating point may be an ulp too small); inf once halted.
         """
-        delta_2 = _exact(check_sensitivity(sensitivity))
+        delta_2 = _checked(sensitivity, check_sensitivity)
         if self.halted:
             return math.inf
         target = delta_2**2 / (2 * self.remaining_exact)
@@ -456,7 +477,7 @@ class BrownianReservation:
         filter, and return the charge. A reservation settles once."""
         if self.charged is not None:
             raise ValueError(f"this reservation was settled already (charged rho={self.charged!r})")
-        if check_positive(time, "time") < self.min_time:
+        if _checked(time, check_positive, "time") < _exact(self.min_time):
             raise ValueError(f"time must be at least the reserved min_time={self.min_time!r}, "
                              f"got time={time!r}")
         charge = _exact(self.sensitivity) ** 2 / (2 * _exact(time))
@@ -482,7 +503,7 @@ class ExPostReservation:
         of the cap to the filter, and return the charge. A reservation settles once."""
         if self.charged is not None:
             raise ValueError(f"this reservation was settled already (charged epsilon={self.charged!r})")
-        charge = _exact(check_epsilon(epsilon))
+        charge = _checked(epsilon, check_epsilon)
         if charge > self._cap:
             raise ValueError(f"epsilon must be at most the reserved cap={self.cap!r}, "
                              f"got epsilon={epsilon!r}")
@@ -529,7 +550,7 @@ class ZCDPOdometer:
 
     def request(self, rho: float) -> float:
         """Record a rho-zCDP step (chosen from the outcomes so far) and return the reading after it."""
-        self._spent += _exact(check_rho(rho))
+        self._spent += _checked(rho, check_rho)
         return self.epsilon
 
     @property

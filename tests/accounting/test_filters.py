@@ -447,3 +447,66 @@ def test_odometer_bad_input(kwargs, match):
     args = {"spent": 0.1, "delta": 1e-6, "rho_min": 1e-6} | kwargs
     with pytest.raises(ValueError, match=match):
         accounting.zcdp_odometer_epsilon(**args)
+
+
+@pytest.mark.catches("filters.fraction_rounded")
+def test_a_fraction_cost_is_charged_exactly_not_rounded_to_a_float():
+    """The module promises the number the user typed: Fraction(2, 3) is 2/3, not the float 0.6666666666666666
+    (which is below 2/3, so that 0.3333333333333334 would fit and the exact total end past the budget).
+    Independent: 2/3 + the decimal 0.3333333333333334 > 1 in rationals."""
+    third = exact(0.3333333333333334)
+    assert Fraction(2, 3) + third > 1 >= exact(float(Fraction(2, 3))) + third
+    f = accounting.BasicFilter(1.0)
+    assert f.request(Fraction(2, 3)) and f.spent_exact == Fraction(2, 3)
+    assert not f.request(0.3333333333333334) and f.spent_exact == Fraction(2, 3)
+    g = accounting.BasicFilter(Fraction(1, 3))  # a Fraction budget is exact too
+    assert g.request(Fraction(1, 9)) and g.request(Fraction(2, 9)) and g.halted and g.remaining_exact == 0
+    z = accounting.ZCDPFilter(1.0)
+    assert z.request(Fraction(2, 3)) and not z.request(0.3333333333333334) and z.spent_exact == Fraction(2, 3)
+    held = accounting.ZCDPFilter(1.0).reserve_brownian(1, Fraction(2, 3))  # cap exactly 3/4
+    with pytest.raises(ValueError, match="min_time"):
+        held.settle(0.6666666666666666)  # the float is below 2/3: it would charge more than the cap
+    odometer = accounting.ZCDPOdometer(1e-6)
+    odometer.request(Fraction(1, 3))
+    odometer.request(Fraction(2, 3))
+    assert odometer.spent == 1.0
+
+
+@settings(deadline=None, max_examples=200)
+@given(budget=st.fractions(Fraction(1, 50), 2, max_denominator=50),
+       requests=st.lists(st.one_of(st.fractions(Fraction(1, 50), 1, max_denominator=50), costs), max_size=12))
+def test_fractions_and_floats_mixed_never_spend_past_the_budget(budget, requests):
+    """Independent: the accepted costs added in rationals (a Fraction as itself, a float as its decimal)."""
+    for f in (accounting.BasicFilter(budget), accounting.ZCDPFilter(budget)):
+        spent, refused = Fraction(0), False
+        for c in requests:
+            cost = c if isinstance(c, Fraction) else exact(c)
+            fits = not refused and spent + cost <= budget
+            assert f.request(c) == fits
+            spent, refused = spent + (cost if fits else 0), refused or not fits
+            assert f.spent_exact == spent <= budget
+
+
+def test_a_refused_reserve_spends_nothing():
+    """A mechanism description is not a cap: refused (ValueError naming epsilon) before anything is spent;
+    a cap that does not fit is refused and spends nothing either."""
+    f = accounting.BasicFilter(1.0)
+    with pytest.raises(ValueError, match="epsilon must be a number.*got epsilon=Laplace"):
+        f.reserve(dplab.mechanisms.Laplace(1.0, 0.3))
+    assert f.spent_exact == 0 and f.reserved == 0 and not f.halted
+    for bad in (0.0, -0.1, math.nan, math.inf):
+        with pytest.raises(ValueError, match="epsilon"):
+            f.reserve(bad)
+        assert f.spent_exact == 0 and f.reserved == 0 and not f.halted
+    assert f.reserve(1.5) is None and f.spent_exact == 0 and f.reserved == 0 and f.halted
+
+
+def test_a_zcdp_mechanism_request_takes_a_step_delta():
+    """A Gaussian is rho-zCDP, so also delta-approximate rho-zCDP: charged rho = Delta^2/(2 sigma^2) exactly
+    and delta against step_delta. Independent: 1/(2 * 2^2) = 1/8."""
+    f = accounting.ZCDPFilter(1.0, step_delta=1e-6)
+    assert f.request(dplab.mechanisms.Gaussian(1.0, 2.0), delta=4e-7)
+    assert f.spent_exact == Fraction(1, 8) and f.spent_delta == 4e-7
+    assert not f.request(dplab.mechanisms.Gaussian(1.0, 2.0), delta=8e-7) and f.spent_exact == Fraction(1, 8)
+    with pytest.raises(ValueError, match="delta must be in"):
+        accounting.ZCDPFilter(1.0).request(dplab.mechanisms.Gaussian(1.0, 1.0), delta=1.5)

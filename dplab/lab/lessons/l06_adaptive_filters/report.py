@@ -1,8 +1,8 @@
 """Lesson 6 (notebook 06), composition, privacy filters and noise reduction: constants, the simulations'
 seeds and caches, report rows; figures and the panel are in ``views.py``, the quantities in
-``dplab.accounting``, ``dplab.mechanisms.noise_reduction`` and ``dplab.accuracy_first``. Seed 002 (Rogers,
-Samorodnitsky, Wu & Ramdas, "Adaptive Privacy Composition for Accuracy-first Mechanisms", NeurIPS 2023),
-seed 004 (advanced composition), seed 001 (answering many queries)."""
+``dplab.accounting``, ``dplab.mechanisms.noise_reduction`` and ``dplab.accuracy_first``. Lectures: Rogers,
+Samorodnitsky, Wu & Ramdas, "Adaptive Privacy Composition for Accuracy-first Mechanisms" (NeurIPS 2023),
+Roth's Lecture 5, "The Net Mechanism" (advanced composition), CSE660 (answering many queries)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ assert set(METHODS) == set(RELEASE_METHODS)
 @cached(maxsize=256)
 def experiment(epsilon: float, delta: float = DELTA, target: float = TARGET, repeat: int = 0,
                method: str = "brownian", give_up: str = "pointwise") -> Release:
-    """One run of seed 002's experiment: fresh counts and noise for each ``repeat``."""
+    """One run of the lab's reconstruction of the paper's experiment: new counts and noise per ``repeat``."""
     counts = heavy_tailed_counts(N_COUNTS, rng=SEED + repeat)
     return release_counts(counts, method, epsilon, delta, target, give_up=give_up, rng=SEED + 1000 + repeat)
 

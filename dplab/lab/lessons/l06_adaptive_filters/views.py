@@ -112,17 +112,17 @@ def figure_martingale(seed: int = lesson.SEED):
     for axis, terms, color, label in cases:
         line = TheoryVsEmpirical(axis, color=color, label=label, show_theory=False, confidence=lesson.LEVEL)
         line.update([], [], lams, Estimate.stack([mean_ci(terms(float(lam)), lesson.LEVEL) for lam in lams]))
-    for axis, ylim, title in ((ax, (0.97, 1.03), "the identity holds (2·10⁵ stopped paths)"),
-                              (ax_wrong, (0.4, 1.3), "and fails when the loss or the rule is wrong")):
+    for axis, ylim, title, loc in ((ax, (0.97, 1.03), "the identity holds (2·10⁵ stopped paths)", 3),
+                                   (ax_wrong, (0.4, 1.55), "and fails when the loss or rule is wrong", 2)):
         axis.axhline(1.0, color="k", ls="--", lw=1, label="the identity: 1")
         axis.set(xlabel="λ", ylabel="E[exp(λL − λ(λ+1)ρ_T)]", xlim=(0.1, 1.1), ylim=ylim, title=title)
-        axis.legend(fontsize=7, loc="lower left")
+        axis.legend(fontsize=7, loc=loc)
     fig.tight_layout()
     return fig
 
 
 def figure_experiment():
-    """Seed 002's experiment: counts released per method and budget; at eps = 1, accuracy and spending."""
+    """The lab's version of the paper's experiment: counts per method and budget; at eps = 1, quality."""
     table = lesson.released_table()
     fig, (ax, ax_quality) = new_figure(2, width=5.4, height=4.6)
     methods = lesson.METHODS
@@ -161,7 +161,7 @@ class SweepView:
         self.text = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top", fontsize=9)
         ax.set(xscale="log", xlim=(0.22, 4.5), ylim=(0, 1050), xlabel="budget ε (δ fixed)",
                ylabel="counts released (of 1000)",
-               title="seed 002's experiment: counts released (release rule met)")
+               title="the lab's reconstruction of the experiment: counts released (rule met)")
         ax.set_xticks(PANEL_EPSILONS, [f"{e:g}" for e in PANEL_EPSILONS])
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.9))
@@ -179,7 +179,7 @@ class SweepView:
         counts = ", ".join(f"{m.replace('_', ' ')} {int(sweep[m][j])}" for m in PANEL_METHODS)
         return (f"{here}: counts released: {counts}. "
                 "<i>ε follows the drag along the precomputed sweep; δ and τ rerun the experiment "
-                "(about 3 s) and update on release.</i>"
+                "(5 to 10 s) and update on release.</i>"
                 + promise(epsilon=eps, delta=delta))  # the filters guarantee (eps, delta)-DP
 
 
