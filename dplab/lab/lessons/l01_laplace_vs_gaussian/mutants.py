@@ -67,4 +67,8 @@ MUTANTS = (
            "check_sensitivity(sensitivity) / math.sqrt(2 * check_rho(rho))",
            "check_sensitivity(sensitivity) / (2 * check_rho(rho))",
            "sigma = Delta/(2 rho) for Delta/sqrt(2 rho) (right only at rho = 1/2)"),
+    Mutant("laplace.scale_over_eps_squared", LAPLACE,
+           "check_sensitivity(sensitivity, array_ok=True) / check_epsilon(epsilon, array_ok=True))",
+           "check_sensitivity(sensitivity, array_ok=True) / check_epsilon(epsilon, array_ok=True) ** 2)",
+           "the Laplace scale Delta/eps^2 for Delta/eps (MSE, MAE and tail all built on it)"),
 )

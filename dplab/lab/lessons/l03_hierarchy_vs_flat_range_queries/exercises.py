@@ -21,8 +21,8 @@ EXERCISES = [
              "one node of each, so the sensitivity is 6."),
     Exercise("03.3", "Expected error per range query of identity at k = 64, epsilon = 1?",
              lambda: expected_error_per_query("identity", 64, 1.0),
-             "A range of length L has variance 2L/ε²; average over all ranges: 2(k + 2)/3.",
-             "A range of length L sums L bins of variance 2/ε²; the mean length over all "
+             "A range of length r has variance 2r/ε²; average over all ranges: 2(k + 2)/3.",
+             "A range of length r sums r bins of variance 2/ε²; the mean length over all "
              "k(k+1)/2 ranges is (k + 2)/3, so the mean error is 2(k + 2)/3 = 44 at k = 64."),
     Exercise("03.4", "From which power of 2 on does binary hierarchy + inference (no root) beat "
              "identity?", lambda: hierarchy_crossover_k(2, include_root=False),
