@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
+from scipy import optimize, stats
 
 from dplab._calibrate import calibrate
 from dplab._checks import (
@@ -68,6 +68,7 @@ __all__ = [
     "net_histograms",
     "net_mechanism",
     "net_mechanism_accuracy",
+    "net_mechanism_accuracy_stated",
     "net_mechanism_alpha",
     "net_opt",
     "net_opt_over_samples",
@@ -594,6 +595,26 @@ def net_mechanism_accuracy(universe_size: float, n_queries: int, n: int, epsilon
     return float(total[best]), int(m[best])
 
 
+def net_mechanism_accuracy_stated(universe_size: float, n_queries: int, n: int, epsilon: float,
+                                  beta: float) -> float:
+    """The net mechanism's guarantee with Corollary 9, Theorem 11 and Lemma 12 exactly as the
+    lecture states them: the net has |N| = |X|^{ln|C| / alpha^2} databases and the mechanism is
+    (2 alpha, beta)-useful for the alpha with alpha = (2/(n eps))(ln|N| + ln(1/beta)), i.e.
+    alpha = (2/(n eps))(ln|X| ln|C| / alpha^2 + ln(1/beta)); returns 2 alpha. That fixed point is
+    the root of an increasing function, bracketed by [0, 2(c ln(1/beta) + (c ln|X| ln|C|)^{1/3})],
+    c = 2/(n eps). Needs |C| >= 3, as :func:`net_sample_size`'s ``"seed"`` rule does. Looser than
+    :func:`net_mechanism_accuracy` (Chernoff alpha_m, exact |N_m|)."""
+    c = 2 / (check_positive_int(n, "n") * check_epsilon(epsilon))
+    log_b = -math.log(check_beta(beta))
+    if check_positive_int(n_queries, "n_queries") < 3:
+        raise ValueError(f"the lecture's m = ln|C|/alpha^2 needs n_queries >= 3, got n_queries={n_queries}")
+    spread = math.log(check_positive(universe_size, "universe_size")) * math.log(n_queries)
+    top = 2 * (c * log_b + (c * spread) ** (1 / 3)) + 1e-300
+    alpha = optimize.brentq(lambda a: a - c * (spread / a**2 + log_b), top * 1e-12, top, xtol=1e-15,
+                            rtol=1e-13)
+    return 2 * alpha
+
+
 def _laplace_sum_log_tail(s: float, k: float) -> float:
     """ln of the Chernoff bound on Pr[Z_1 + ... + Z_k > s b] for iid Z_i ~ Lap(b): the minimum
     over u = b lambda in (0, 1) of -u s - k ln(1 - u^2) (E e^{lambda Z} = 1/(1 - b^2 lambda^2)),
@@ -655,7 +676,7 @@ def noisy_histogram_max_error_quantile(q: float, universe_size: int, n: int, eps
                      0.0, b, grow="high", xtol=1e-14)
 
 
-RIVALS = ("net", "histogram")
+RIVALS = ("net", "histogram", "net_stated")
 
 
 def laplace_crossover_queries(universe_size: float, n: int, epsilon: float, beta: float, *,
@@ -669,7 +690,9 @@ def laplace_crossover_queries(universe_size: float, n: int, epsilon: float, beta
     pure epsilon-DP (``delta=None``, Lap(k/(n eps)) per answer) or its (epsilon, delta) branch
     through advanced composition (Lap(sqrt(8 k ln(1/delta))/(n eps)), epsilon <= 1). Rivals,
     both pure epsilon-DP: ``"net"`` (:func:`net_mechanism_accuracy`, best m up to ``m_max``) or
-    ``"histogram"`` (:func:`noisy_histogram_max_error_bound` with |C| = k). Laplace's bound grows
+    ``"histogram"`` (:func:`noisy_histogram_max_error_bound` with |C| = k), or ``"net_stated"``
+    (:func:`net_mechanism_accuracy_stated`, the lecture's statements verbatim; |C| = 3's bound for
+    k < 3). Laplace's bound grows
     like k or sqrt(k) times ln k, the rivals' like powers of ln k, so their ratio increases in k
     and the crossing is unique: the bracket doubles from k = 1 until the rival wins, then integer
     bisection. Raises ValueError if the rival does not win by ``k_max``."""
@@ -682,6 +705,8 @@ def laplace_crossover_queries(universe_size: float, n: int, epsilon: float, beta
     def rival_wins(k: int) -> bool:
         if rival == "net":
             theirs = net_mechanism_accuracy(u, k, n, epsilon, beta, m_max=m_max)[0]
+        elif rival == "net_stated":
+            theirs = net_mechanism_accuracy_stated(u, max(k, 3), n, epsilon, beta)  # k < 3: 3's bound holds
         else:
             theirs = noisy_histogram_max_error_bound(int(u), n, epsilon, beta, n_queries=k)
         return theirs < laplace_accuracy_k(1 / n, k, epsilon, beta, delta)

@@ -473,3 +473,26 @@ def test_laplace_crossover_refuses_bad_input():
         dplab.net_mechanism.laplace_crossover_queries(2**20, 10**6, 1.0, 0.05, rival="histogram", k_max=100)
     with pytest.raises(ValueError, match="universe_size"):
         dplab.net_mechanism.laplace_crossover_queries(0, 1000, 1.0, 0.05)
+
+
+@pytest.mark.catches("net_mechanism.stated_not_doubled")
+def test_net_accuracy_stated_solves_the_lectures_fixed_point():
+    n, eps, beta = 10**6, 1.0, 0.05
+    for universe, k in ((2.0**40, 10**4), (8, 256), (2.0**20, 10**6)):
+        c = 2 / (n * eps)
+        # alpha^3 - c ln(1/beta) alpha^2 - c ln|X| ln|C| = 0: its one positive real root, by numpy
+        roots = np.roots([1.0, -c * math.log(1 / beta), 0.0, -c * math.log(universe) * math.log(k)])
+        alpha = max(r.real for r in roots if abs(r.imag) < 1e-9 and r.real > 0)
+        got = dplab.net_mechanism.net_mechanism_accuracy_stated(universe, k, n, eps, beta)
+        assert got == pytest.approx(2 * alpha, rel=1e-9)
+        assert got > dplab.net_mechanism.net_mechanism_accuracy(universe, k, n, eps, beta, m_max=20_000)[0]
+    for delta in (None, 1e-6):
+        k = dplab.net_mechanism.laplace_crossover_queries(2.0**40, n, eps, beta, rival="net_stated",
+                                                          delta=delta)
+        wins = [2 * max(r.real for r in np.roots([1.0, -2 / n * math.log(20), 0.0,
+                                                  -2 / n * math.log(2.0**40) * math.log(c)])
+                        if abs(r.imag) < 1e-9 and r.real > 0) < _laplace_guarantee(c, n, delta)
+                for c in (k - 1, k)]
+        assert wins == [False, True] and k > 1000, k
+    with pytest.raises(ValueError, match="n_queries"):
+        dplab.net_mechanism.net_mechanism_accuracy_stated(8, 2, 1000, 1.0, 0.05)

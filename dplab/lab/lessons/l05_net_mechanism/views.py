@@ -78,7 +78,7 @@ def figure_utility(seed: int = SEED, draws: int = 100_000):
     simulated = TheoryVsEmpirical(ax, color=COLORS["laplace"], label=f"{draws:,} draws", show_theory=False)
     simulated.update([], [], t[seen], proportion_ci(fails[seen], draws, level))
     simulated.points.set_label(f"{draws:,} draws: simulated ({level:.2%} CI, the notebook's level)")
-    ax.set(yscale="log", ylim=(1e-5, 1.5), xlabel="t", ylabel="Pr[s(output) ≤ OPT − (2Δ/ε)(ln|R| + t)]",
+    ax.set(yscale="log", ylim=(1e-5, 1e2), xlabel="t", ylabel="Pr[s(output) ≤ OPT − (2Δ/ε)(ln|R| + t)]",
            title=f"utility theorem, most common height, ε = {eps:g}")
     ax.legend(fontsize=7, loc="upper right")
     extra = np.unique(np.round(np.geomspace(1, 1e6, 25)).astype(int))
@@ -153,7 +153,7 @@ def figure_lemma12(seed: int = SEED, trials: int = 4000):
                           ).update([], [], ms[seen], proportion_ci(fails[seen], trials))
         if not seen.all():  # no failure at all: the interval's upper end, as a downward triangle
             ax.plot(ms[~seen], proportion_ci(fails[~seen], trials).high, "v", color=color, ms=6, mfc="none",
-                    label=f"α = {alpha:g}: 0 of {trials:,} (95% upper bound)")
+                    label=f"α = {alpha:g}: 0 of {trials:,}: ▽ = 95% CI top, not a rate (can top the bound)")
     ax.set(xscale="log", yscale="log", ylim=(1e-4, 1.5), xlabel="subsample size m",
            ylabel="Pr[some query misses by > α]",
            title="Lemma 12: a small random subsample answers every query")
@@ -178,7 +178,7 @@ def figure_compare(seed: int = SEED, draws: int = 20_000):
         "‖Z‖₁ quantile (Gamma)": nm.noisy_histogram_max_error_bound(8, n, EPSILON, BETA),
         "OPT + (2Δ/ε)(ln|N| + ln 1/β)": nm.net_error_bound(state.opt, size, 1 / n, EPSILON, BETA),
         "Theorem 3's, Lap(256/(nε)), basic composition": mech.laplace_accuracy_k(1 / n, 256, EPSILON, BETA)}
-    fig, (ax,) = new_figure(1, width=7.5, height=4.8)
+    fig, (ax,) = new_figure(1, width=7.5, height=6.0)
     for (name, errs), color in zip(runs.items(), colors, strict=False):
         e = np.sort(errs)
         ax.plot(e, (np.arange(e.size) + 1) / e.size, "-", color=color, lw=1.8,
@@ -188,7 +188,7 @@ def figure_compare(seed: int = SEED, draws: int = 20_000):
     ax.set(xscale="log", xlim=(2e-3, 5), ylim=(0, 1.02), xlabel="max error over the 256 predicates",
            ylabel="cumulative fraction of releases",
            title=f"the same 256 queries, n = {n}, ε = {EPSILON:g} (replace-one, public n)")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
     fig.tight_layout()
     return fig
 
@@ -224,7 +224,7 @@ def figure_scaling(n: int = 10**6, log2_universe: int = 40):
     ax_time.text(n_queries[0], universe_age + 200, f"the age of the universe: 10^{universe_age:.1f} s",
                  fontsize=7)
     ax_time.set(xscale="log", xlabel="number of counting queries |C|", ylabel="log10(seconds)",
-                title=f"its running time at {SCORING_RATE:.0e} scores/s")
+                title=f"its running time at an assumed {SCORING_RATE:.0e} scores/s")
     ax_time.legend(fontsize=7, loc="center right")
     fig.tight_layout()
     return fig
