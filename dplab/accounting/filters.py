@@ -174,7 +174,9 @@ class BasicFilter:
         """Before an ex-post private mechanism runs (a Laplace noise reduction up to level epsilon_m):
         hold its largest ex-post epsilon. Rogers, Samorodnitsky, Wu & Ramdas (2023), Lemma 5.2: ex-post
         private mechanisms whose largest epsilon fits the remaining budget, each chosen from the
-        outcomes so far, are together epsilon-DP (Lemma 5.1: their ex-post epsilons add up). Returns the
+        outcomes so far, are together (epsilon, delta)-DP with delta from the steps' failure
+        probabilities, epsilon-DP when every step is pure ex-post private as Laplace noise reduction
+        is (Lemma 5.1: their ex-post epsilons add up). Returns the
         reservation, whose :meth:`ExPostReservation.settle` charges the epsilon of where the run
         stopped and returns the rest; or None, refusing for good as :meth:`request` does. ``epsilon`` must
         be a number (checked before anything is spent): charge a mechanism description by :meth:`request`."""
@@ -318,6 +320,9 @@ class ZCDPFilter:
             if rho.zcdp_rho() is None:
                 raise TypeError(f"rho must be a number or a rho-zCDP mechanism, got {rho!r}, "
                                 "which has no rho")
+            pure = rho.epsilon_delta()
+            if pure is not None and pure[1] == 0:  # eps-DP: eps^2/2 in exact arithmetic, not in floats
+                return self._charge(_checked(pure[0], check_epsilon) ** 2 / 2, step_delta)
             rho = rho.zcdp_rho()
         return self._charge(_checked(rho, check_rho), step_delta)
 

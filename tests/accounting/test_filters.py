@@ -510,3 +510,16 @@ def test_a_zcdp_mechanism_request_takes_a_step_delta():
     assert not f.request(dplab.mechanisms.Gaussian(1.0, 2.0), delta=8e-7) and f.spent_exact == Fraction(1, 8)
     with pytest.raises(ValueError, match="delta must be in"):
         accounting.ZCDPFilter(1.0).request(dplab.mechanisms.Gaussian(1.0, 1.0), delta=1.5)
+
+
+@pytest.mark.catches("filters.pure_rho_in_floats")
+def test_an_eps_dp_mechanism_is_charged_eps_squared_over_2_exactly():
+    """catches: an eps-DP step charged eps^2/2 worked out in floats: a budget of 3.32928 took ten
+    Laplace(1, 0.816) steps and then a 4e-16 request, ending 4e-16 past its budget."""
+    step = dplab.mechanisms.Laplace(1, 0.816)
+    budget = 3.32928
+    accountant = accounting.ZCDPFilter(budget, delta=1e-6)
+    charged = [Fraction(step.epsilon) ** 2 / 2 for _ in range(10) if accountant.request(step)]
+    charged += [Fraction(4e-16)] if accountant.request(4e-16) else []
+    assert len(charged) >= 10 and sum(charged) <= Fraction(budget)  # rationals: the true total
+    assert accountant.spent >= float(sum(charged))  # what it reports is never below what it spent

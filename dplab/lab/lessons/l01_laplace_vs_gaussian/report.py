@@ -51,7 +51,7 @@ RENYI_RHO, RENYI_ALPHAS = 0.125, (2, 4, 8)
 
 
 def tail_probabilities(t: float) -> tuple[float, float]:
-    """Pr[|X| >= t] for X ~ Lap(0, 1/sqrt 2) and X ~ N(0, 1): both have variance 1."""
+    """Pr[|Y| >= t] for Y ~ Lap(0, 1/sqrt 2) and Y ~ N(0, 1): both have variance 1."""
     return laplace_tail_probability(t, math.sqrt(0.5)), gaussian_tail_probability(t, 1.0)
 
 

@@ -86,7 +86,7 @@ def figure_laplace_vs_normal():
     lap, norm = tail_probabilities(t)
     ax_tail.semilogy(t, lap, color=COLORS["laplace"], label="Laplace: exp(-√2 t)")
     ax_tail.semilogy(t, norm, color=COLORS["normal"], label="normal: 2Φ(-t)")
-    ax_tail.set(xlabel="t", ylabel="Pr[|X| ≥ t]", title="tails (log scale)", ylim=(1e-7, 1.5))
+    ax_tail.set(xlabel="t", ylabel="Pr[|Y| ≥ t]", title="tails (log scale)", ylim=(1e-7, 1.5))
     ax_tail.legend(fontsize=8)
     fig.tight_layout()
     return fig

@@ -34,6 +34,11 @@ MUTANTS = (
            "return Fraction(value)",
            "return Fraction(repr(float(value)))",
            "a Fraction cost rounded to a float (2/3 charged 0.6666666666666666, below what was typed)"),
+    Mutant("filters.pure_rho_in_floats", FILTERS,
+           "return self._charge(_checked(pure[0], check_epsilon) ** 2 / 2, step_delta)",
+           "return self._charge(_checked(pure[0] ** 2 / 2, check_rho), step_delta)",
+           "an eps-DP step charged eps^2/2 worked out in floats (ten Laplace(1, 0.816) and a 4e-16 request "
+           "end past a budget of 3.32928)"),
     Mutant("filters.basic_no_exact_fit", FILTERS,
            "if self._refused or self._spent_epsilon + self._reserved + eps > self._epsilon",
            "if self._refused or self._spent_epsilon + self._reserved + eps >= self._epsilon",
