@@ -120,7 +120,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   "exact", "001", f"most common height (|R| = {scores.size}), ε={eps_em:g}, t=1, 2·10⁵ draws",
                   em_fail, "=", interval=freq(em_fails, draws),
                   catches="exponential.inverse_cdf_off_by_one: the sampler returns the next candidate"),
-        ReportRow("05.em_utility_tight", "its bound e^−t, nearly attained: on OPT once and |R| − 1 scores at "
+        ReportRow("05.em_utility_tight", "its bound e^−t, within a factor 2: OPT once and |R| − 1 scores at "
                   "the threshold, exact = (|R|−1)x/(1 + (|R|−1)x), x = e^−t/|R|", "001",
                   f"|R|=37, ε={eps_em:g}, t=1", 36 * x / (1 + 36 * x), "exact", value=tight, rel_tol=1e-9,
                   catches="exponential.threshold_no_ln_r, exponential.weights_no_2: threshold or weights"),
