@@ -119,6 +119,14 @@ def variant_noise(
     return {"threshold": noise.threshold, "query": noise.query, "after_top": noise.after_top}
 
 
+def _check_threshold(threshold: float) -> float:
+    """The threshold T as a float; ValueError naming it unless finite."""
+    t = float(threshold)
+    if not math.isfinite(t):
+        raise ValueError(f"threshold must be finite, got threshold={threshold!r}")
+    return t
+
+
 def _noise(variant: str, epsilon: float, c: int, share: float, sensitivity: float) -> _Noise:
     check_choice(variant, VARIANTS, "variant")
     eps = check_epsilon(epsilon)
@@ -161,9 +169,7 @@ def above_threshold(
     ``size`` independent runs drawn as one matrix of noise (no loop over runs). eps-DP for
     queries of sensitivity Delta, whatever the length of the stream."""
     f = _check_stream(answers)
-    t = float(threshold)
-    if not math.isfinite(t):
-        raise ValueError(f"threshold must be finite, got threshold={threshold!r}")
+    t = _check_threshold(threshold)
     noise = _noise("above_threshold", epsilon, 1, 0.5, sensitivity)
     rng = check_rng(rng)
     runs = 1 if size is None else check_positive_int(size, "size")
@@ -201,9 +207,7 @@ def sparse_vector(
     """Run a sparse vector ``variant`` (module docstring) on the stream ``answers``: up to c
     tops for the halting variants. Without ``size`` the arrays have one row."""
     f = _check_stream(answers)
-    t = float(threshold)
-    if not math.isfinite(t):
-        raise ValueError(f"threshold must be finite, got threshold={threshold!r}")
+    t = _check_threshold(threshold)
     c = check_positive_int(c, "c")
     noise = _noise(variant, epsilon, c, threshold_share, sensitivity)
     rng = check_rng(rng)
@@ -252,9 +256,7 @@ def sparse_vector_adaptive(
     Given the outputs so far the next query is fixed, so the probability of an output is the fixed
     stream's :func:`output_log_probability` on the answers :func:`adaptive_answers` lists, and the
     proof (which conditions on the noise before query k) covers adaptive streams unchanged."""
-    t = float(threshold)
-    if not math.isfinite(t):
-        raise ValueError(f"threshold must be finite, got threshold={threshold!r}")
+    t = _check_threshold(threshold)
     c = check_positive_int(c, "c")
     noise = _noise(variant, epsilon, c, threshold_share, sensitivity)
     if noise.after_top is not None or not noise.halts:
