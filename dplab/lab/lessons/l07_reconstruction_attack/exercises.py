@@ -73,7 +73,7 @@ EXERCISES = [
         "L2 sensitivity sqrt(282) and the same rho as the zCDP split at eps = 1, delta = 1e-6. What sigma?",
         lambda: math.sqrt(column_max() / (2 * approx_dp_to_zcdp(1.0, DELTA))),
         "Bun & Steinke: sigma = Delta_2 / sqrt(2 rho); a flipped bit moves 282 answers by 1 at most.",
-        "rho = 0.01748: sigma = sqrt(282 / 0.03496) = 89.8, against 121.1 for the split (sqrt(512/282) = "
+        "rho = 0.01747: sigma = sqrt(282 / 0.034938) = 89.84, against 121.1 for the split (sqrt(512/282) = "
         "1.35 times less, 26% less noise) for the same guarantee: composition assumed a person could be in "
         "all 512.",
     ),
