@@ -7,7 +7,8 @@ composition theorems, the neighbour relation, the calibration routine), ``dplab.
 (what epsilon promises an attacker), ``dplab.sensitivity``, ``dplab.smooth_sensitivity``,
 ``dplab.inference``, ``dplab.datasets``, the lectures' topics (``dplab.bmi``,
 ``dplab.means``, ``dplab.contingency``, ``dplab.range_queries``, ``dplab.sparse_vector``,
-``dplab.net_mechanism``, ``dplab.reconstruction``, ``dplab.accuracy_first``) and the
+``dplab.net_mechanism``, ``dplab.reconstruction``, ``dplab.hadamard_attack``,
+``dplab.accuracy_first``) and the
 experiment harness (``dplab.simulate``, ``dplab.audit``, ``dplab.attacks``).
 
 The flat ``dplab.NAME`` is a curated core of what the first notebooks type
@@ -38,6 +39,7 @@ NAMESPACES = (
     "sparse_vector",
     "net_mechanism",
     "reconstruction",
+    "hadamard_attack",
     "accuracy_first",
     "smooth_sensitivity",
     "simulate",

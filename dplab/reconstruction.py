@@ -56,13 +56,17 @@ __all__ = [
     "all_subset_queries",
     "answer_noise_sd",
     "answer_queries",
+    "answer_noise",
     "answer_queries_dp",
     "argmax_guess_success",
+    "blind_guess_tail",
     "bmi_bits",
+    "consistent_candidates",
     "dp_answer_noise",
     "dp_guessing_bound",
     "exhaustive_attack",
     "exhaustive_attack_errors",
+    "fixed_secret_guessing_bound",
     "gdp_guessing_bound",
     "grade_reconstruction",
     "k_ary_attack_successes",
@@ -157,17 +161,7 @@ def answer_queries(queries: ArrayLike, bits: ArrayLike, *, noise: str = "uniform
     the slide's bounded perturbation), Gaussian (scale = sigma) or Laplace (scale = b)."""
     x = _bits(bits)
     a = _queries(queries, x.size)
-    check_choice(noise, NOISES, "noise")
-    scale = check_nonnegative(scale, "scale")
-    gen = check_rng(rng)
-    m = a.shape[0]
-    if noise == "uniform":
-        e = gen.uniform(-scale, scale, m)
-    elif noise == "gaussian":
-        e = gen.normal(0.0, scale, m)
-    else:
-        e = gen.laplace(0.0, scale, m)
-    return a @ x.astype(float) + e
+    return a @ x.astype(float) + answer_noise(noise, scale, a.shape[0], rng=rng)
 
 
 def dp_answer_noise(n_queries: int, epsilon: float, *, delta: float | None = None,
@@ -348,15 +342,19 @@ def exhaustive_attack(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarr
                      "answers' error exceeds the bound")
 
 
-def exhaustive_attack_errors(n_bits: int, bound: float, *, secrets: int, seed: int) -> np.ndarray:
+def exhaustive_attack_errors(n_bits: int, bound: float, *, secrets: int, seed: int,
+                             candidate: str = "first") -> np.ndarray:
     """Dinur & Nissim 2003's experiment: the bits :func:`exhaustive_attack` gets wrong (a ``secrets``
     x 2 int array) on random secrets of n bits with all 2^n subsets answered within E, column 0 with
     uniform noise on [-E, E] (:func:`answer_queries`), column 1 with the adversary's decoy answers
     (:func:`adversarial_answers`, one order). The theorem: no entry exceeds 4E. Secret s is drawn
     from numpy.random.default_rng([seed, s]), its noise from [seed, s, 1], the adversary's order from
-    [seed, s, 2] (reproducible per secret, whatever ``secrets``)."""
+    [seed, s, 2] (reproducible per secret, whatever ``secrets``). ``candidate="worst"`` counts, on
+    the same answers, the bits wrong in the farthest of :func:`consistent_candidates` instead of the
+    first: what an attack that returns some consistent database can get wrong (4E is attained)."""
     n = check_positive_int(n_bits, "n_bits")
     check_positive_int(secrets, "secrets")
+    check_choice(candidate, ("first", "worst"), "candidate")
     q = all_subset_queries(n)
     wrong = np.zeros((secrets, 2), dtype=int)
     for s in range(secrets):
@@ -364,7 +362,10 @@ def exhaustive_attack_errors(n_bits: int, bound: float, *, secrets: int, seed: i
         answers = (answer_queries(q, x, scale=bound, rng=np.random.default_rng([seed, s, 1])),
                    adversarial_answers(q, x, bound, rng=np.random.default_rng([seed, s, 2]))[0])
         for j, y in enumerate(answers):
-            wrong[s, j] = np.sum(exhaustive_attack(y, n, bound) != x)
+            if candidate == "first":
+                wrong[s, j] = np.sum(exhaustive_attack(y, n, bound) != x)
+            else:
+                wrong[s, j] = np.max(np.sum(consistent_candidates(y, n, bound) != x, axis=1))
     return wrong
 
 
@@ -665,20 +666,24 @@ def reconstruction_challenge(level: str, *, seed: int) -> ReconstructionChalleng
 class Grade:
     """A challenge guess scored: the share of bits right, least squares' share on the same level
     (all queries random, one run), the least-squares theory and, for a DP level, the bound on
-    any attacker."""
+    any attacker's expected share over random secrets, with how often a guess that asks no query
+    beats it on one secret (:func:`blind_guess_tail`)."""
 
     level: ChallengeLevel
     correct: float
     least_squares: float
     theory: float
     bound: float | None
+    blind_tail: float | None = None
 
     def __str__(self) -> str:
         text = (f"{self.level.name}: {self.correct:.1%} of {self.level.n_bits} bits right; least squares "
                 f"on {self.level.max_queries} random queries: {self.least_squares:.1%} "
                 f"(theory {self.theory:.1%})")
         if self.bound is not None:
-            text += f"; no attacker can expect more than {self.bound:.1%} per bit at this level's DP"
+            text += (f"; no attacker can expect more than {self.bound:.1%} per bit at this level's DP, on "
+                     f"average over random secrets (on one secret, a guess that asks no query beats it "
+                     f"with probability {self.blind_tail:.0%})")
         return text
 
 
@@ -699,4 +704,86 @@ def grade_reconstruction(level: str, guess: ArrayLike, *, seed: int) -> Grade:
         bound = float(dp_guessing_bound(lv.epsilon, lv.delta or 0.0))
         if lv.noise == "gaussian":  # the Gaussian release's own, tighter bound
             bound = min(bound, float(gdp_guessing_bound(math.sqrt(lv.max_queries) / lv.scale)))
-    return Grade(lv, float(np.mean(g == secret)), ls, theory, bound)
+    tail = None if bound is None else blind_guess_tail(lv.n_bits, bound)
+    return Grade(lv, float(np.mean(g == secret)), ls, theory, bound, tail)
+
+
+# --- the answers' noise, shared by every query design ------------------------------------------------
+
+
+def answer_noise(noise: str, scale: float, n_answers: int, *, rng=None) -> np.ndarray:
+    """The noise of :func:`answer_queries`, independent per answer, for any query design (the
+    Hadamard attack's answers too): uniform on [-E, E] (scale = E), Gaussian (scale = sigma) or
+    Laplace (scale = b); standard deviations in :func:`answer_noise_sd`."""
+    check_choice(noise, NOISES, "noise")
+    scale = check_nonnegative(scale, "scale")
+    m = check_positive_int(n_answers, "n_answers")
+    gen = check_rng(rng)
+    if noise == "uniform":
+        e = gen.uniform(-scale, scale, m)
+    elif noise == "gaussian":
+        e = gen.normal(0.0, scale, m)
+    else:
+        e = gen.laplace(0.0, scale, m)
+    return e
+
+
+# --- the per-bit bound: an average over secrets, not a bound on one secret --------------------------
+
+
+def blind_guess_tail(n_bits: int, share: float) -> float:
+    """How often a guess that asks no query (any fixed g in {0, 1}^n, all ones say) gets more than
+    ``share`` of a uniformly random secret of n bits right: P[Bin(n, 1/2) > share n].
+
+    The per-bit bounds (:func:`dp_guessing_bound`, :func:`gdp_guessing_bound`, the grader's) are Bayes
+    bounds for a bit that is 0 or 1 with probability 1/2: they cap an attacker's *expected* share
+    over random secrets, 1/2 for a blind guess. On one fixed secret a blind guess scores its
+    agreement with that secret, Bin(n, 1/2)/n over secrets, and beats a bound b with this
+    probability (0.117 at n = 256, b = 53.7%). What DP says about one secret is relative to its
+    neighbours: :func:`fixed_secret_guessing_bound`."""
+    n = check_positive_int(n_bits, "n_bits")
+    share = float(check_nonnegative(share, "share"))
+    ks = np.arange(n + 1)
+    return float(stats.binom.pmf(ks, n, 0.5)[ks / n > share].sum())
+
+
+def fixed_secret_guessing_bound(neighbour_miss: ArrayLike, epsilon: float,
+                                delta: float = 0.0) -> float | np.ndarray:
+    """What (epsilon, delta)-DP guarantees on one fixed secret x: an attack's expected share of
+    x's bits right, s = mean_i P_x[g_i = x_i], is at most
+
+        min(1, e^eps q + delta, 1 - e^-eps (1 - q - delta)),
+
+    q = ``neighbour_miss`` = mean_i P_{x^(i)}[g_i = x_i], the share the same attack gets *wrong* on
+    the neighbours x^(i) (bit i flipped). Both constraints of the DP region (Kairouz, Oh &
+    Viswanath 2015) applied to the event g_i = x_i, then averaged over i (they are linear). A
+    blind guess has q = s and meets it whatever s; averaged with the neighbours (a uniform bit)
+    it gives :func:`dp_guessing_bound`. Randomized response on every bit attains it."""
+    q = check_nonnegative(neighbour_miss, "neighbour_miss", array_ok=True)
+    if np.any(np.asarray(q) > 1):
+        raise ValueError(f"neighbour_miss must lie in [0, 1], got neighbour_miss={neighbour_miss!r}")
+    eps = check_nonnegative(epsilon, "epsilon")
+    delta = check_delta(delta)
+    bound = np.minimum(math.exp(eps) * q + delta, 1 - math.exp(-eps) * (1 - q - delta))
+    return as_result(np.minimum(1.0, bound))
+
+
+# --- the exhaustive attack's every consistent candidate ---------------------------------------------
+
+
+def consistent_candidates(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarray:
+    """Every database c of n bits with |<q, c> - y_q| <= E for all 2^n subsets q (answers in the
+    order of :func:`all_subset_queries`), as the rows of a uint8 array in that order: the first row
+    is :func:`exhaustive_attack`'s answer. Dinur & Nissim 2003's argument bounds each row's distance
+    to the secret by 2 floor(2E) <= 4E (at most floor(2E) bits x_i = 1, c_i = 0 and as many the
+    other way); the farthest row shows whether an attack that returns *some* consistent database
+    can do that badly. Exponential work: n <= 14."""
+    q = all_subset_queries(n_bits)
+    y = _answers(answers, q.shape[0])
+    bound = check_nonnegative(bound, "bound")
+    qf = q.astype(float)  # sums of at most 14 ones: exact in floating point
+    ok = np.zeros(q.shape[0], dtype=bool)
+    for start in range(0, q.shape[0], 256):
+        worst = np.max(np.abs(qf @ qf[start:start + 256].T - y[:, None]), axis=0)
+        ok[start:start + 256] = worst <= bound
+    return q[ok]

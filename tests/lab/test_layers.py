@@ -23,6 +23,7 @@ LAYERS = {
     "dplab.accounting": 2, "dplab.promises": 2, "dplab.sensitivity": 2, "dplab.inference": 2,
     "dplab.datasets": 3, "dplab.means": 3, "dplab.bmi": 3, "dplab.contingency": 3, "dplab.range_queries": 3,
     "dplab.sparse_vector": 3, "dplab.net_mechanism": 3, "dplab.reconstruction": 3,
+    "dplab.hadamard_attack": 3,
     "dplab.accuracy_first": 3, "dplab.smooth_sensitivity": 3,
     "dplab.simulate": 4, "dplab.audit": 4, "dplab.attacks": 4,
 }
