@@ -4,44 +4,18 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 from scipy import stats
 
 from dplab._checks import check_epsilon
 from dplab.accounting import advanced_composition_per_step
-from dplab.lab.lessons.l01_laplace_vs_gaussian.report import (
-    ACC_K,
-    ACC_TRIALS,
-    BETA,
-    SEED,
-    TRIALS,
-    k_query_sigmas,
-    tail_probabilities,
-)
+from dplab.lab import widgets
+from dplab.lab.lessons.l01_laplace_vs_gaussian import report as lesson
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import (
-    BENCH_EPSILONS,
-    BrowserStep,
-    PanelCase,
-    SliderPanel,
-    delta_slider,
-    epsilon_slider,
-    k_slider,
-    promise,
-    view_figure,
-    view_panel,
-)
+from dplab.mechanisms import laplace
 from dplab.mechanisms.gaussian import gaussian_laplace_crossover_k
-from dplab.mechanisms.laplace import (
-    laplace_accuracy_k,
-    laplace_accuracy_k_exact,
-    laplace_mae,
-    laplace_mse,
-    laplace_scale,
-    laplace_scale_k,
-    laplace_tail_bound,
-)
 from dplab.simulate import Estimate, bonferroni_confidence, standard_draw, standard_errors
 
 EPS_LINE = np.geomspace(0.05, 5.0, 200)
@@ -53,9 +27,8 @@ K_POINTS = np.array([1, 2, 5, 10, 20, 50, 100, 200])
 LEVEL = bonferroni_confidence(19, family_error=0.01)
 
 
-def _line(ax, **kwargs) -> TheoryVsEmpirical:
-    """A theory curve with simulated dots whose bars (and legend) are at the notebook's LEVEL."""
-    return TheoryVsEmpirical(ax, confidence=LEVEL, **kwargs)
+#: a theory curve with simulated dots whose bars (and legend) are at the notebook's LEVEL
+_line = partial(TheoryVsEmpirical, confidence=LEVEL)
 
 
 def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0), location: float = -5.0):
@@ -83,7 +56,7 @@ def figure_laplace_vs_normal():
     ax.set(xlabel="x", ylabel="density", title="same variance 1")
     ax.legend(fontsize=8)
     t = np.linspace(0, 5, 201)
-    lap, norm = tail_probabilities(t)
+    lap, norm = lesson.tail_probabilities(t)
     ax_tail.semilogy(t, lap, color=COLORS["laplace"], label="Laplace: exp(-√2 t)")
     ax_tail.semilogy(t, norm, color=COLORS["normal"], label="normal: 2Φ(-t)")
     ax_tail.set(xlabel="t", ylabel="Pr[|Y| ≥ t]", title="tails (log scale)", ylim=(1e-7, 1.5))
@@ -109,7 +82,7 @@ class LaplaceErrorView:
                                    color=COLORS["laplace"], baseline=1e-9, label="simulated noise")
         (self.density,) = ax_hist.plot([], [], color="k", lw=1.2, label="Lap(0, 1/ε) density")
         self.tails = [ax_hist.axvline(0, color=COLORS["bound"], ls="--", lw=1) for _ in range(2)]
-        self.tails[0].set_label(f"±(1/ε) ln(1/β), β = {BETA}")
+        self.tails[0].set_label(f"±(1/ε) ln(1/β), β = {lesson.BETA}")
         ax_hist.set(xlim=(-8, 8), yscale="log", ylim=(1e-4, 5), xlabel="noise",
                     ylabel="density (log scale)", title="noise of 200,000 releases at the chosen ε")
         ax_hist.legend(fontsize=7, loc="upper left")
@@ -118,34 +91,35 @@ class LaplaceErrorView:
 
     def update(self, values: dict, seed: int) -> str:
         eps = check_epsilon(values["epsilon"])
-        errs = standard_errors("laplace", TRIALS, seed=seed)
+        errs = standard_errors("laplace", lesson.TRIALS, seed=seed)
         self.mse.update(EPS_LINE, 2 / EPS_LINE**2, EPS_POINTS, errs.mse(1 / EPS_POINTS, LEVEL))
         self.mae.update(EPS_LINE, 1 / EPS_LINE, EPS_POINTS, errs.mae(1 / EPS_POINTS, LEVEL))
         self.here.set_xdata([eps, eps])
-        b, t = laplace_scale(1, eps), laplace_tail_bound(1, eps, BETA)
+        b, t = laplace.laplace_scale(1, eps), laplace.laplace_tail_bound(1, eps, lesson.BETA)
         # the signed standard Laplace draw behind the histogram (cached, read-only)
-        counts, _ = np.histogram(b * standard_draw("laplace", TRIALS, seed + 1), self.BINS)
-        self.hist.set_data(np.maximum(counts / (TRIALS * (self.BINS[1] - self.BINS[0])), 1e-9), self.BINS)
+        counts, _ = np.histogram(b * standard_draw("laplace", lesson.TRIALS, seed + 1), self.BINS)
+        density = counts / (lesson.TRIALS * (self.BINS[1] - self.BINS[0]))
+        self.hist.set_data(np.maximum(density, 1e-9), self.BINS)
         x = np.linspace(-8, 8, 401)
         self.density.set_data(x, stats.laplace.pdf(x, scale=b))
         for line, sign in zip(self.tails, (1, -1), strict=True):
             line.set_xdata([sign * t, sign * t])
         mse, mae, tail = errs.mse(b, LEVEL), errs.mae(b, LEVEL), errs.exceed(b, t, LEVEL)
         return (f"<b>ε = {eps:.3g}</b> (scale b = {b:.3g}) &nbsp; "
-                f"MSE: theory {laplace_mse(1, eps):.4g}, simulated {float(mse.estimate):.4g} &nbsp; "
-                f"MAE: theory {laplace_mae(1, eps):.4g}, simulated {float(mae.estimate):.4g} &nbsp; "
-                f"Pr[|err| ≥ {t:.3g}]: theory {BETA}, simulated {float(tail.estimate):.4f}"
-                + promise(epsilon=eps))
+                f"MSE: theory {laplace.laplace_mse(1, eps):.4g}, simulated {float(mse.estimate):.4g} &nbsp; "
+                f"MAE: theory {laplace.laplace_mae(1, eps):.4g}, simulated {float(mae.estimate):.4g} &nbsp; "
+                f"Pr[|err| ≥ {t:.3g}]: theory {lesson.BETA}, simulated {float(tail.estimate):.4f}"
+                + widgets.promise(epsilon=eps))
 
 
-def figure_laplace_error(epsilon: float = 1.0, seed: int = SEED):
-    fig = view_figure(LaplaceErrorView, {"epsilon": epsilon}, seed)
+def figure_laplace_error(epsilon: float = 1.0, seed: int = lesson.SEED):
+    fig = widgets.view_figure(LaplaceErrorView, {"epsilon": epsilon}, seed)
     fig.axes[1].set_title(f"noise of 200,000 releases at ε = {epsilon:g}")
     return fig
 
 
-def laplace_error_panel(seed: int = SEED) -> SliderPanel:
-    return view_panel(LaplaceErrorView, {"epsilon": epsilon_slider(1.0)}, seed)
+def laplace_error_panel(seed: int = lesson.SEED) -> widgets.SliderPanel:
+    return widgets.view_panel(LaplaceErrorView, {"epsilon": widgets.epsilon_slider(1.0)}, seed)
 
 
 class KQueryView:
@@ -175,9 +149,9 @@ class KQueryView:
 
     def update(self, values: dict, seed: int) -> str:
         eps, delta, k = values["epsilon"], values["delta"], int(values["k"])
-        sigmas = k_query_sigmas(eps, delta)
-        lap = standard_errors("laplace", TRIALS, seed=seed)
-        gauss = standard_errors("gaussian", TRIALS, seed=seed + 1)
+        sigmas = lesson.k_query_sigmas(eps, delta)
+        lap = standard_errors("laplace", lesson.TRIALS, seed=seed)
+        gauss = standard_errors("gaussian", lesson.TRIALS, seed=seed + 1)
         self.lines["laplace"].update(K_LINE, 2 * (K_LINE / eps) ** 2, K_POINTS,
                                      lap.mse(K_POINTS / eps, LEVEL))
         for name in ("analytic", "classical", "zcdp"):
@@ -195,40 +169,44 @@ class KQueryView:
                 f"analytic Gaussian {gauss_k:.4g} → {winner} wins; crossover k = {cross}"
                 # Laplace is eps-DP: odds. The analytic Gaussian's exact guarantee is mu-GDP with
                 # mu = sqrt(k) / (sqrt(k) sigma_1) = 1 / sigma_1 (L2 sensitivity sqrt(k)): a test.
-                + promise(epsilon=eps, label="What the Laplace release promises")
-                + promise(mu=1 / sigmas["analytic"], label="What the analytic Gaussian promises"))
+                + widgets.promise(epsilon=eps, label="What the Laplace release promises")
+                + widgets.promise(mu=1 / sigmas["analytic"], label="What the analytic Gaussian promises"))
 
 
-def figure_k_queries(epsilon: float = 0.5, delta: float = 1e-6, k: int = 10, seed: int = SEED):
-    fig = view_figure(KQueryView, {"epsilon": epsilon, "delta": delta, "k": k}, seed)
+def figure_k_queries(epsilon: float = 0.5, delta: float = 1e-6, k: int = 10, seed: int = lesson.SEED):
+    fig = widgets.view_figure(KQueryView, {"epsilon": epsilon, "delta": delta, "k": k}, seed)
     fig.axes[0].set_title(f"per-query MSE of k counts, ε = {epsilon:g}, δ = {delta:g}")
     fig.axes[0].set_ylim(3, 1e6)  # the panel's range covers every slider position; this figure one
     return fig
 
 
-def k_query_panel(seed: int = SEED) -> SliderPanel:
-    return view_panel(KQueryView, {"epsilon": epsilon_slider(0.5), "delta": delta_slider(1e-6),
-                                   "k": k_slider(10)}, seed)
+def k_query_panel(seed: int = lesson.SEED) -> widgets.SliderPanel:
+    return widgets.view_panel(KQueryView, {"epsilon": widgets.epsilon_slider(0.5),
+                                           "delta": widgets.delta_slider(1e-6), "k": widgets.k_slider(10)},
+                              seed)
 
 
-def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = BETA, seed: int = SEED):
+def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = lesson.BETA,
+                      seed: int = lesson.SEED):
     """alpha against k: seed 004's bounds (pure and (ε, δ)), the exact alpha, simulation."""
     fig, (ax,) = new_figure(1, width=7.0, height=3.8)
     ks = np.unique(np.geomspace(1, 1000, 60).astype(int))
     # wide and pale: the exact alpha (dashed) nearly covers it, the union bound being nearly tight
-    ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta), color=COLORS["laplace"], lw=5, alpha=0.35,
-            label="bound, pure: (k/ε) ln(k/β)")
+    ax.plot(ks, laplace.laplace_accuracy_k(1, ks, epsilon, beta), color=COLORS["laplace"], lw=5,
+            alpha=0.35, label="bound, pure: (k/ε) ln(k/β)")
     if epsilon <= 1:
-        ax.plot(ks, laplace_accuracy_k(1, ks, epsilon, beta, delta),
+        ax.plot(ks, laplace.laplace_accuracy_k(1, ks, epsilon, beta, delta),
                 color=COLORS["bound"], label="bound, (ε, δ), seed's split: (√(8k ln(1/δ))/ε) ln(k/β)")
         ax.axvline(8 * math.log(1 / delta), color=COLORS["bound"], ls=":", lw=1, label="k = 8 ln(1/δ)")
     exact_step = np.array([advanced_composition_per_step(epsilon, int(k), delta) for k in ks])
     ax.plot(ks, np.log(ks / beta) / exact_step, color=COLORS["zcdp"], lw=1.2,
             label="bound, (ε, δ), advanced composition solved exactly")
     exact = _line(ax, color="k", label="exact α, pure", theory_style="--")
-    quantiles = [standard_errors("laplace", ACC_TRIALS, k=int(k), reduce="max", seed=seed)
-                 .quantile(laplace_scale_k(1, int(k), epsilon), 1 - beta, LEVEL) for k in ACC_K]
-    exact.update(ks, laplace_accuracy_k_exact(1, ks, epsilon, beta), ACC_K, Estimate.stack(quantiles))
+    quantiles = [standard_errors("laplace", lesson.ACC_TRIALS, k=int(k), reduce="max", seed=seed)
+                 .quantile(laplace.laplace_scale_k(1, int(k), epsilon), 1 - beta, LEVEL)
+                 for k in lesson.ACC_K]
+    exact_alpha = laplace.laplace_accuracy_k_exact(1, ks, epsilon, beta)
+    exact.update(ks, exact_alpha, lesson.ACC_K, Estimate.stack(quantiles))
     ax.set(xscale="log", yscale="log", xlabel="number of queries k",
            ylabel=f"α: all k errors ≤ α w.p. ≥ 1 - β (β = {beta})",
            title=f"(α, β)-accuracy of Laplace on k queries, ε = {epsilon:g}, δ = {delta:.0e}")
@@ -245,8 +223,10 @@ def figures() -> dict[str, object]:
 
 
 PANELS = (
-    PanelCase("01 error panel (epsilon)", laplace_error_panel, {"epsilon": list(BENCH_EPSILONS)}),
-    PanelCase("01 k panel (epsilon, delta, k)", k_query_panel,
-              {"epsilon": list(BENCH_EPSILONS[:6]), "delta": [1e-3, 1e-9, 1e-6], "k": [5, 50, 150]},
-              BrowserStep(1, "k", "11", "k = 11")),
+    widgets.PanelCase("01 error panel (epsilon)", laplace_error_panel,
+                      {"epsilon": list(widgets.BENCH_EPSILONS)}),
+    widgets.PanelCase("01 k panel (epsilon, delta, k)", k_query_panel,
+                      {"epsilon": list(widgets.BENCH_EPSILONS[:6]), "delta": [1e-3, 1e-9, 1e-6],
+                       "k": [5, 50, 150]},
+                      widgets.BrowserStep(1, "k", "11", "k = 11")),
 )

@@ -11,22 +11,8 @@ import math
 
 import numpy as np
 
+from dplab import bmi
 from dplab.accounting import subsampling_epsilon, subsampling_slide_claim_fails_above
-from dplab.bmi import (
-    bmi_algorithm_1,
-    bmi_algorithm_2,
-    bmi_cells,
-    bmi_derived_sensitivities,
-    bmi_expected_total_error,
-    bmi_inference_trials,
-    bmi_order_violation_probability,
-    bmi_slides_table,
-    bmi_totals_expected_error,
-    bmi_totals_trials,
-    bmi_true_answers,
-    tall_counts_expected_error,
-    tall_counts_isotonic_trials,
-)
 from dplab.contingency import contingency_expected_total_error, contingency_squared_errors
 from dplab.datasets import load_yrbss
 from dplab.lab.report import ReportRow
@@ -37,7 +23,7 @@ NOTEBOOK = "02_bmi_parallel_composition.ipynb"
 PREFIX = "02"
 SEED = 2027
 #: every sensitivity and stability of the notebook, by brute force (the notebook's name for it)
-derived_sensitivities = bmi_derived_sensitivities
+derived_sensitivities = bmi.bmi_derived_sensitivities
 
 
 def _bisect_crossing(p: float) -> float:
@@ -65,30 +51,30 @@ def _cone_projection(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     n = 200_000
     yrbss = load_yrbss()
-    truth = bmi_true_answers(yrbss)
+    truth = bmi.bmi_true_answers(yrbss)
 
     def total_error(noisy):
         sq = np.sum((noisy - truth) ** 2, axis=1)
         return lambda c: mean_ci(sq, c)
 
-    a1 = total_error(bmi_algorithm_1(yrbss, 1.0, rng=seed, size=n))
-    a2 = total_error(bmi_algorithm_2(yrbss, 1.0, rng=seed + 1, size=n))
-    a2r = total_error(bmi_algorithm_2(yrbss, 1.0, rng=seed + 2, size=n, neighbours="replace"))
-    a1j = total_error(bmi_algorithm_1(yrbss, 1.0, rng=seed + 3, size=n, accounting="joint"))
+    a1 = total_error(bmi.bmi_algorithm_1(yrbss, 1.0, rng=seed, size=n))
+    a2 = total_error(bmi.bmi_algorithm_2(yrbss, 1.0, rng=seed + 1, size=n))
+    a2r = total_error(bmi.bmi_algorithm_2(yrbss, 1.0, rng=seed + 2, size=n, neighbours="replace"))
+    a1j = total_error(bmi.bmi_algorithm_1(yrbss, 1.0, rng=seed + 3, size=n, accounting="joint"))
     sens, brute = derived_sensitivities(), "brute force, ≤ 3 rows of 4 types"
-    slides = bmi_slides_table()
-    c2 = bmi_cells(slides)[1]
+    slides = bmi.bmi_slides_table()
+    c2 = bmi.bmi_cells(slides)[1]
     inf_rows = []
     for alg, eps, order in (
             (1, 1.0, dict(catches="bmi.order_alg1_no_difference_term: one tail for a difference of two")),
             (2, 0.5, dict(catches="bmi.order_alg2_no_half: a one-sided tail without its ½"))):
-        r = bmi_inference_trials(slides, alg, eps, n, seed + 10 + alg)
+        r = bmi.bmi_inference_trials(slides, alg, eps, n, seed + 10 + alg)
         viol = int(r["violated"].sum())
         inf_rows += [
             ReportRow(f"02.order_violation_alg{alg}", "Pr[noisy q1 > noisy (q1+q2)]: "
                       + ("½e^(-q2 ε)" if alg == 2 else "½e^(-q2/b)(1 + q2/2b), b = 4/ε"), "000",
                       f"slides table (q2={c2:.0f}), ε={eps}, n={n}",
-                      bmi_order_violation_probability(alg, c2, eps), "=",
+                      bmi.bmi_order_violation_probability(alg, c2, eps), "=",
                       interval=lambda c, v=viol: proportion_ci(v, n, c),
                       **order),
             ReportRow(f"02.inference_never_worse_alg{alg}",
@@ -103,9 +89,9 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                           [_cone_projection(*r["noisy"][:, i:i + 2].T) for i in (0, 2)])))),
                       catches="inference.negative_multiplier_accepted: a boundary point, not the projection"),
         ]
-    iso = tall_counts_isotonic_trials(0.01, 20_000, seed + 20)
+    iso = bmi.tall_counts_isotonic_trials(0.01, 20_000, seed + 20)
     closed = {(1, "p"): 4 * 2 * 4**2, (1, "j"): 4 * 2 * 2**2, (2, "r"): 6 * 2 * 2**2}  # ε = 1, seed 000
-    tot = bmi_totals_trials(1.0, n, seed + 25)
+    tot = bmi.bmi_totals_trials(1.0, n, seed + 25)
     cont = {m: contingency_squared_errors(np.full(6, 100.0), 1.0, m, n, rng=seed + 30)
             for m in ("seed003", "parallel_replace")}
     holds = all(2 * p * e >= subsampling_epsilon(e, p) for p in (0.01, 0.1, 0.3, 0.5, 0.9)
@@ -115,7 +101,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   "000", f"YRBSS, ε=1, n={n}", closed[1, "p"], "=", interval=a1,
                   catches="bmi.alg1_no_budget_split: Lap(1/ε) per count, the budget not split"),
         ReportRow("02.alg2_total", "Algorithm 2: simulated total error = bmi_expected_total_error, 12/ε² "
-                  "(add/remove)", "000", f"YRBSS, ε=1, n={n}", bmi_expected_total_error(2, 1.0), "=",
+                  "(add/remove)", "000", f"YRBSS, ε=1, n={n}", bmi.bmi_expected_total_error(2, 1.0), "=",
                   interval=a2,
                   catches="bmi.alg2_error_one_noise_per_answer: the totals' second cell noise forgotten"),
         ReportRow("02.alg2_total_replace", "Algorithm 2 under replace-one: simulated total error = the "
@@ -145,7 +131,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         *inf_rows,
         ReportRow("02.inference_total_equals_cells",
                   "q1, q2, total at Lap(3/ε), projected on total = q1 + q2: error 3v → 2v", "000",
-                  f"YRBSS males, ε=1, n={n}", bmi_totals_expected_error(1.0, True), "=",
+                  f"YRBSS males, ε=1, n={n}", bmi.bmi_totals_expected_error(1.0, True), "=",
                   interval=lambda c: mean_ci(tot["after"], c),
                   catches="bmi.totals_no_budget_split: three counts at ε each"),
         ReportRow("02.isotonic_never_worse", "share of draws where the isotonic fit is no worse", "000",
@@ -153,7 +139,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   value=float(np.mean(iso["after"] <= iso["before"] + 1e-9)),
                   catches="inference.isotonic_direction_ignored: an increasing fit to decreasing counts"),
         ReportRow("02.tall_counts_direct", "10 counts # ≥ h at Lap(10/ε): total error 10·2(10/ε)²", "000",
-                  "YRBSS, ε=0.01, n=20000", tall_counts_expected_error(0.01), "=",
+                  "YRBSS, ε=0.01, n=20000", bmi.tall_counts_expected_error(0.01), "=",
                   interval=lambda c: mean_ci(iso["before"], c),
                   catches="bmi.tall_direct_sensitivity_1: Lap(1/ε), one count's sensitivity"),
         ReportRow("02.contingency_seed003", "d-1 cells at ε/(d-1), last = n - sum: 4(d-1)³/ε²", "003",

@@ -5,48 +5,17 @@ Notebook ``notebooks/02_bmi_parallel_composition.ipynb`` and ``python -m dplab f
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
+from dplab import bmi, contingency, simulate
 from dplab.accounting import subsampling_epsilon, subsampling_slide_claim_fails_above
-from dplab.bmi import (
-    ANSWERS_FROM_CELLS,
-    TALL_THRESHOLDS_M,
-    bmi_answer_mse,
-    bmi_cells,
-    bmi_expected_total_error,
-    bmi_inference_trials,
-    bmi_noise_scale,
-    bmi_order_violation_probability,
-    bmi_slides_table,
-    tall_counts_isotonic_trials,
-)
-from dplab.contingency import (
-    CONTINGENCY_METHODS,
-    contingency_expected_total_error,
-    contingency_squared_errors,
-)
+from dplab.lab import widgets
 from dplab.lab.cache import cached
 from dplab.lab.lessons.l02_bmi_parallel_composition.report import SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import (
-    BENCH_EPSILONS,
-    EPSILON_STEP,
-    BrowserStep,
-    PanelCase,
-    SliderPanel,
-    epsilon_slider,
-    promise,
-    view_figure,
-    view_panel,
-)
-from dplab.simulate import (
-    Estimate,
-    ScaledErrors,
-    bonferroni_confidence,
-    mean_ci,
-    proportion_ci,
-    standard_draw,
-)
+from dplab.simulate import Estimate, ScaledErrors, mean_ci, proportion_ci
 
 TRIALS = 100_000
 EPS_LINE = np.geomspace(0.05, 5.0, 200)
@@ -54,20 +23,19 @@ EPS_POINTS = np.geomspace(0.08, 4.0, 9)
 ANSWER_NAMES = ["# M, BMI < 25", "# M", "# F, BMI < 25", "# F"]
 CONTINGENCY_D = np.arange(2, 13)
 #: the level of the notebook's asserts (23 intervals, family-wise 99%): the figures' bars are drawn at it
-LEVEL = bonferroni_confidence(23, family_error=0.01)
+LEVEL = simulate.bonferroni_confidence(23, family_error=0.01)
 
 
-def _line(ax, **kwargs) -> TheoryVsEmpirical:
-    """A theory curve with simulated dots whose bars (and legend) are at the notebook's LEVEL."""
-    return TheoryVsEmpirical(ax, confidence=LEVEL, **kwargs)
+#: a theory curve with simulated dots whose bars (and legend) are at the notebook's LEVEL
+_line = partial(TheoryVsEmpirical, confidence=LEVEL)
 
 
 def standard_answer_errors(seed: int, trials: int = TRIALS) -> dict[str, np.ndarray]:
     """Standard errors of the four answers: Algorithm 1 is Lap(1) per answer (times 4/eps),
     Algorithm 2 is A @ Lap(1) cells (times Delta/eps). One draw serves both algorithms and
     every epsilon; with the same seed and size it is exactly the algorithms' own noise."""
-    z = standard_draw("laplace", (trials, 4), seed)
-    return {"1": z, "2": z @ ANSWERS_FROM_CELLS.T}
+    z = simulate.standard_draw("laplace", (trials, 4), seed)
+    return {"1": z, "2": z @ bmi.ANSWERS_FROM_CELLS.T}
 
 
 @cached(maxsize=16)
@@ -110,57 +78,56 @@ class BMIErrorView:
         shown = {"both": (1, 2), "Algorithm 1": (1,), "Algorithm 2": (2,)}[values["algorithm"]]
         for alg, line in ((1, self.alg1), (2, self.alg2)):
             total, per_answer = _scaled_errors(seed, alg)
-            line.update(EPS_LINE, bmi_expected_total_error(alg, EPS_LINE, neighbours), EPS_POINTS,
-                        total.mse(bmi_noise_scale(alg, EPS_POINTS, neighbours), LEVEL))
+            line.update(EPS_LINE, bmi.bmi_expected_total_error(alg, EPS_LINE, neighbours), EPS_POINTS,
+                        total.mse(bmi.bmi_noise_scale(alg, EPS_POINTS, neighbours), LEVEL))
             line.set_visible(alg in shown)
-            b = bmi_noise_scale(alg, eps, neighbours)
-            self.answers[alg].update(np.arange(4), bmi_answer_mse(alg, eps, neighbours), np.arange(4),
+            b = bmi.bmi_noise_scale(alg, eps, neighbours)
+            self.answers[alg].update(np.arange(4), bmi.bmi_answer_mse(alg, eps, neighbours), np.arange(4),
                                      Estimate.stack([pa.mse(b, LEVEL) for pa in per_answer]))
             self.answers[alg].set_visible(alg in shown)
         total, _ = _scaled_errors(seed, 1)  # the same independent noise, scale Delta_1/eps
-        self.joint.update(EPS_LINE, bmi_expected_total_error(1, EPS_LINE, neighbours, "joint"), EPS_POINTS,
-                          total.mse(bmi_noise_scale(1, EPS_POINTS, neighbours, "joint"), LEVEL))
+        joint_theory = bmi.bmi_expected_total_error(1, EPS_LINE, neighbours, "joint")
+        self.joint.update(EPS_LINE, joint_theory, EPS_POINTS,
+                          total.mse(bmi.bmi_noise_scale(1, EPS_POINTS, neighbours, "joint"), LEVEL))
         self.joint.set_visible(1 in shown)
         self.here.set_xdata([eps, eps])
-        t1, t2 = bmi_expected_total_error(1, eps, neighbours), bmi_expected_total_error(2, eps, neighbours)
-        s1 = float(_scaled_errors(seed, 1)[0].mse(bmi_noise_scale(1, eps, neighbours)).estimate)
-        s2 = float(_scaled_errors(seed, 2)[0].mse(bmi_noise_scale(2, eps, neighbours)).estimate)
+        t1, t2 = (bmi.bmi_expected_total_error(alg, eps, neighbours) for alg in (1, 2))
+        s1 = float(_scaled_errors(seed, 1)[0].mse(bmi.bmi_noise_scale(1, eps, neighbours)).estimate)
+        s2 = float(_scaled_errors(seed, 2)[0].mse(bmi.bmi_noise_scale(2, eps, neighbours)).estimate)
         return (f"<b>ε = {eps:.3g}</b>, {neighbours} neighbours: total squared error "
                 f"Algorithm 1 theory {t1:.4g} (simulated {s1:.4g}), Algorithm 2 theory {t2:.4g} "
                 f"(simulated {s2:.4g}); Algorithm 2 is {t1 / t2:.3g}× more accurate"
-                + promise(epsilon=eps))  # both algorithms are eps-DP
+                + widgets.promise(epsilon=eps))  # both algorithms are eps-DP
 
 
 def figure_bmi_error(epsilon: float = 1.0, neighbours: str = "add_remove", seed: int = SEED):
-    fig = view_figure(BMIErrorView, {"epsilon": epsilon, "algorithm": "both", "neighbours": neighbours}, seed)
+    values = {"epsilon": epsilon, "algorithm": "both", "neighbours": neighbours}
+    fig = widgets.view_figure(BMIErrorView, values, seed)
     fig.axes[1].set_title(f"each answer at ε = {epsilon:g} ({neighbours})")
     return fig
 
 
-def bmi_panel(seed: int = SEED) -> SliderPanel:
-    import ipywidgets as widgets
-
-    return view_panel(BMIErrorView, {
-        "epsilon": epsilon_slider(1.0),
-        "algorithm": widgets.Dropdown(options=["both", "Algorithm 1", "Algorithm 2"], value="both",
-                                      description="algorithm"),
-        "neighbours": widgets.Dropdown(options=["add_remove", "replace"], value="add_remove",
-                                       description="neighbours")}, seed)
+def bmi_panel(seed: int = SEED) -> widgets.SliderPanel:
+    return widgets.view_panel(BMIErrorView, {
+        "epsilon": widgets.epsilon_slider(1.0),
+        "algorithm": widgets.dropdown(["both", "Algorithm 1", "Algorithm 2"], "both", "algorithm"),
+        "neighbours": widgets.dropdown(["add_remove", "replace"], "add_remove", "neighbours")}, seed)
 
 
 def figure_inference(seed: int = SEED, trials: int = 40_000):
     """Slides table: how often the noisy answers break q1 <= q1 + q2, and what projection removes."""
-    table = bmi_slides_table()
-    c2 = bmi_cells(table)[1]
+    table = bmi.bmi_slides_table()
+    c2 = bmi.bmi_cells(table)[1]
     fig, (ax, ax_err) = new_figure(2, width=5.2, height=3.6)
     eps_points = np.geomspace(0.1, 2.0, 7)
     for alg, color, marker in ((1, COLORS["laplace"], "o"), (2, COLORS["analytic"], "s")):
         line = _line(ax, color=color, label=f"Algorithm {alg}", marker=marker)
-        results = [bmi_inference_trials(table, alg, e, trials, seed + i) for i, e in enumerate(eps_points)]
+        results = [bmi.bmi_inference_trials(table, alg, e, trials, seed + i)
+                   for i, e in enumerate(eps_points)]
         freq = proportion_ci(np.array([r["violated"].sum() for r in results]), trials, LEVEL)
-        line.update(EPS_LINE, bmi_order_violation_probability(alg, c2, EPS_LINE), eps_points, freq)
+        line.update(EPS_LINE, bmi.bmi_order_violation_probability(alg, c2, EPS_LINE), eps_points, freq)
         before = _line(ax_err, color=color, label=f"Alg. {alg} as released", marker=marker)
-        before.update(EPS_LINE, bmi_expected_total_error(alg, EPS_LINE), eps_points,
+        before.update(EPS_LINE, bmi.bmi_expected_total_error(alg, EPS_LINE), eps_points,
                       Estimate.stack([mean_ci(r["before"], LEVEL) for r in results]))
         after = _line(ax_err, color=color, label=f"Alg. {alg} after projection", marker="x",
                                   show_theory=False)
@@ -179,12 +146,12 @@ def figure_inference(seed: int = SEED, trials: int = 40_000):
 
 
 def figure_isotonic(epsilon: float = 0.01, seed: int = SEED):
-    r = tall_counts_isotonic_trials(epsilon, 2000, seed)
+    r = bmi.tall_counts_isotonic_trials(epsilon, 2000, seed)
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
-    ax.plot(TALL_THRESHOLDS_M, r["truth"], "k-", label="true # at least h tall")
-    ax.plot(TALL_THRESHOLDS_M, r["noisy"][0], "o", color=COLORS["laplace"], ms=4,
+    ax.plot(bmi.TALL_THRESHOLDS_M, r["truth"], "k-", label="true # at least h tall")
+    ax.plot(bmi.TALL_THRESHOLDS_M, r["noisy"][0], "o", color=COLORS["laplace"], ms=4,
             label=f"noisy, Lap({r['truth'].size}/ε) each")
-    ax.plot(TALL_THRESHOLDS_M, r["fitted"][0], "s-", color=COLORS["analytic"], ms=4,
+    ax.plot(bmi.TALL_THRESHOLDS_M, r["fitted"][0], "s-", color=COLORS["analytic"], ms=4,
             label="isotonic fit (non-increasing)")
     ax.set(xlabel="height h (m)", ylabel="count",
            title=f"ordering constraint: one release at ε = {epsilon:g}")
@@ -198,13 +165,13 @@ def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
     styles = {"seed003": ("laplace", "o"), "parallel_add_remove": ("analytic", "s"),
               "parallel_replace": ("zcdp", "^")}
-    for method, neighbours in CONTINGENCY_METHODS.items():
+    for method, neighbours in contingency.CONTINGENCY_METHODS.items():
         color, marker = styles[method]
         line = _line(ax, color=COLORS[color], marker=marker, label=f"{method} ({neighbours})")
-        est = [mean_ci(contingency_squared_errors(np.full(d, 50.0), epsilon, method, trials, rng=seed + d),
-                       LEVEL) for d in CONTINGENCY_D]
-        line.update(CONTINGENCY_D, contingency_expected_total_error(CONTINGENCY_D, epsilon, method),
-                    CONTINGENCY_D, Estimate.stack(est))
+        est = [mean_ci(contingency.contingency_squared_errors(np.full(d, 50.0), epsilon, method, trials,
+                                                              rng=seed + d), LEVEL) for d in CONTINGENCY_D]
+        theory = contingency.contingency_expected_total_error(CONTINGENCY_D, epsilon, method)
+        line.update(CONTINGENCY_D, theory, CONTINGENCY_D, Estimate.stack(est))
     ax.relim()
     ax.autoscale_view()
     ax.set(yscale="log", xlabel="number of cells d", ylabel="total squared error",
@@ -240,8 +207,9 @@ def figures() -> dict[str, object]:
 
 
 PANELS = (
-    PanelCase("02 BMI panel (epsilon, algorithm, neighbours)", bmi_panel,
-              {"epsilon": list(BENCH_EPSILONS[:8]), "algorithm": ["Algorithm 1", "Algorithm 2", "both"],
-               "neighbours": ["replace", "add_remove"]},
-              BrowserStep(0, "epsilon", EPSILON_STEP, f"ε = {EPSILON_STEP}")),
+    widgets.PanelCase("02 BMI panel (epsilon, algorithm, neighbours)", bmi_panel,
+                      {"epsilon": list(widgets.BENCH_EPSILONS[:8]),
+                       "algorithm": ["Algorithm 1", "Algorithm 2", "both"],
+                       "neighbours": ["replace", "add_remove"]},
+                      widgets.BrowserStep(0, "epsilon", widgets.EPSILON_STEP, f"ε = {widgets.EPSILON_STEP}")),
 )

@@ -31,7 +31,7 @@ def p_identity_live(k: int = 64, seed: int = SEED) -> tuple[np.ndarray, float]:
     """Optimise a p-Identity strategy at a small k live (well under a second); its per-query
     error at epsilon = 1."""
     theta = optimize_p_identity(k, rng=seed)
-    return theta, PIdentityStrategy(theta).expected_total_error(1.0) / n_ranges(k)
+    return theta, expected_error_per_query(PIdentityStrategy(theta), epsilon=1.0)
 
 
 def _bounded_crossovers(max_height: int = 11) -> tuple[int, int]:
@@ -84,7 +84,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                           catches="strategies.all_ranges_sensitivity_k2_4: ⌊k²/4⌋ for ⌊(k+1)²/4⌋"))
     p_identity = PIdentityStrategy(load_p_identity())
     per_p = p_identity.total_error(p_identity.measure(x, 1.0, rng=seed, size=2000), x) / n_ranges(k)
-    ours = p_identity.expected_total_error(1.0) / n_ranges(k)
+    ours = expected_error_per_query(p_identity, epsilon=1.0)
     cross = _bounded_crossovers()
     rows += [
         ReportRow("03.p_identity", "optimised p-Identity, least squares (per range query)", "000",

@@ -6,32 +6,20 @@ call these functions.
 
 from __future__ import annotations
 
+import ipywidgets
 import numpy as np
 
+from dplab.lab import widgets
 from dplab.lab.cache import cached
 from dplab.lab.lessons.l03_hierarchy_vs_flat_range_queries.report import MCKENNA_K256, SEED
 from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import (
-    BENCH_EPSILONS,
-    BrowserStep,
-    PanelCase,
-    SliderPanel,
-    epsilon_slider,
-    promise,
-    view_figure,
-    view_panel,
-)
 from dplab.mechanisms.laplace import laplace_mse
+from dplab.range_queries import theory
 from dplab.range_queries.errors import n_ranges
 from dplab.range_queries.histograms import height_histogram
 from dplab.range_queries.optimization import P_IDENTITY_K, PIdentityStrategy, load_p_identity
 from dplab.range_queries.strategies import range_strategy, simulated_unit_errors
-from dplab.range_queries.theory import (
-    best_branching,
-    expected_error_per_query,
-    expected_total_error,
-    seed_error_orders,
-)
+from dplab.range_queries.theory import expected_error_per_query, expected_total_error
 from dplab.simulate import Estimate, bonferroni_confidence, mean_ci
 
 K_VALUES = [2**j for j in range(2, 13)]  # 4 .. 4096
@@ -128,25 +116,23 @@ class RangeErrorView:
                 f"{expected_error_per_query('hierarchy', k, eps, b, True, include_root=False):.4g}, "
                 f"wavelet {expected_error_per_query('wavelet', k, eps):.4g}; simulated: {chosen}{shown}. "
                 "<i>ε follows the drag; k and the branching factor rebuild the strategy and update on "
-                "release.</i>" + promise(epsilon=eps))  # every strategy is eps-DP (Laplace noise)
+                "release.</i>" + widgets.promise(epsilon=eps))  # every strategy is eps-DP (Laplace noise)
 
 
 def figure_range_error(epsilon: float = 1.0, k: int = 256, branching: int = 2,
                        strategy: str = "hierarchy + inference", seed: int = SEED):
-    return view_figure(RangeErrorView, {"epsilon": epsilon, "k": k, "branching": branching,
+    return widgets.view_figure(RangeErrorView, {"epsilon": epsilon, "k": k, "branching": branching,
                                         "strategy": strategy}, seed)
 
 
-def range_panel(seed: int = SEED) -> SliderPanel:
-    import ipywidgets as widgets
-
-    return view_panel(RangeErrorView, {
-        "epsilon": epsilon_slider(1.0),
-        "k": widgets.SelectionSlider(options=K_VALUES, value=256, description="k", continuous_update=False),
-        "branching": widgets.IntSlider(value=2, min=2, max=64, description="branching",
-                                       continuous_update=False),
-        "strategy": widgets.Dropdown(options=list(PANEL_STRATEGIES), value="hierarchy + inference",
-                                     description="strategy")}, seed)
+def range_panel(seed: int = SEED) -> widgets.SliderPanel:
+    return widgets.view_panel(RangeErrorView, {
+        "epsilon": widgets.epsilon_slider(1.0),
+        "k": ipywidgets.SelectionSlider(options=K_VALUES, value=256, description="k",
+                                        continuous_update=False),
+        "branching": ipywidgets.IntSlider(value=2, min=2, max=64, description="branching",
+                                          continuous_update=False),
+        "strategy": widgets.dropdown(list(PANEL_STRATEGIES), "hierarchy + inference", "strategy")}, seed)
 
 
 def figure_orders(epsilon: float = 1.0):
@@ -161,7 +147,7 @@ def figure_orders(epsilon: float = 1.0):
                           for k in ks])
         style = "--D" if label.startswith("wavelet") else "-o"  # it lies on hierarchy + inference
         ax.plot(ks, exact / ks**2, style, ms=3, color=COLORS[color], label=f"{label}: exact")
-    orders = seed_error_orders(ks, epsilon)
+    orders = theory.seed_error_orders(ks, epsilon)
     for name, color, order in (("identity", "laplace", "k³/ε²"), ("hierarchy", "classical", "k² log³k/ε²")):
         ax.plot(ks, orders[name] / ks**2, ":", color=COLORS[color], label=f"seed: O({order}), constant 1")
     ax.axvline(512, color="k", lw=0.8, ls="--")
@@ -198,7 +184,7 @@ def figure_branching(k: int = 4096, epsilon: float = 1.0):
                 label=f"hierarchy + inference, root {'measured' if root else 'not measured'}")
     ax.axhline(expected_error_per_query("identity", k, epsilon), color=COLORS["laplace"], ls=":",
                label="identity")
-    best, err = best_branching(k, range(2, 33), include_root=False)
+    best, err = theory.best_branching(k, range(2, 33), include_root=False)
     ax.annotate(f"best B = {best}", (best, err), xytext=(10, 25), textcoords="offset points",
                 arrowprops={"arrowstyle": "->"}, fontsize=8)
     ax.set(yscale="log", xlabel="branching factor B", ylabel="error per range query",
@@ -249,8 +235,8 @@ def figure_beat_hierarchy(epsilon: float = 1.0):
             **{label: expected_error_per_query("hierarchy", k, epsilon, b, True, include_root=root)
                for label, b, root in (("binary + root\n+ inference", 2, True),
                                       ("binary\n+ inference", 2, False), ("16-ary\n+ inference", 16, False))},
-            "p-Identity\n(ours, L-BFGS)": PIdentityStrategy(load_p_identity()).expected_total_error(epsilon)
-            / n_ranges(k)}
+            "p-Identity\n(ours, L-BFGS)": expected_error_per_query(PIdentityStrategy(load_p_identity()),
+                                                                epsilon=epsilon)}
     fig, (ax,) = new_figure(1, width=7.0, height=3.6)
     ax.bar(range(len(bars)), list(bars.values()), color=[COLORS["laplace"], COLORS["classical"],
            COLORS["classical"], COLORS["analytic"], COLORS["zcdp"]])
@@ -276,5 +262,6 @@ def _range_panel_at_4096():
     return panel
 
 
-PANELS = (PanelCase("03 range panel at k = 4096 (epsilon)", _range_panel_at_4096,
-                    {"epsilon": list(BENCH_EPSILONS)}, BrowserStep(0, "k", "512", "k = 512")),)
+PANELS = (widgets.PanelCase("03 range panel at k = 4096 (epsilon)", _range_panel_at_4096,
+                            {"epsilon": list(widgets.BENCH_EPSILONS)},
+                            widgets.BrowserStep(0, "k", "512", "k = 512")),)
