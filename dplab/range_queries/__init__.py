@@ -14,6 +14,7 @@ from importlib import import_module
 from dplab._namespace import reexport
 
 #: the modules, foundation first
-MODULES = ("histograms", "errors", "strategies", "theory", "optimization", "dawa")
+MODULES = ("histograms", "errors", "strategies", "theory", "optimization", "greedy_h", "dawa", "dawa_privacy",
+           "dawa_presets")
 
 __all__ = reexport(globals(), [import_module(f"dplab.range_queries.{name}") for name in MODULES])

@@ -53,7 +53,8 @@ def test_the_who_wins_sentences():
     assert f"{penalty:,.0f}" == "3,333"
     spiky = report.histogram("spiky")
     for e in (0.01, 0.03):  # "it would even without the cost noise": the noiseless partition is one bucket
-        assert range_queries.noiseless_partition(spiky, e, report.SHARE) == [(0, report.K - 1)], e
+        got = range_queries.noiseless_partition(spiky, e, share=report.SHARE, partition=range_queries.LAB_2B)
+        assert got == [(0, report.K - 1)], e
     assert verdict["spiky", 0.01] == verdict["spiky", 0.03] == p_id
     assert part["spiky", 0.01] == part["spiky", 0.03] == "merging"
     assert verdict["spiky", 0.1] == verdict["spiky", 0.3] == "DAWA"
@@ -79,14 +80,12 @@ def test_the_who_wins_sentences():
     # "about 4 times identity's" on uniform at 3; with one noise scale b per bucket "about 2 times",
     # still losing to p-Identity at 1 and 3 on every shape
     assert _ratio_between(report.dawa_error("uniform", 3.0), identity[3.0], 3.7, 4.7)
-    def one_scale(e: float) -> float:  # the per-bucket penalty with one noise scale b: 1/eps2 + b
-        return range_queries.partition_penalty(report.SHARE * e, (1 - report.SHARE) * e, scales=1)
-
-    one = report.dawa_error("uniform", 3.0, penalty=one_scale(3.0))
+    # the per-bucket penalty with one noise scale b: 1/eps2 + b (LAB_1B)
+    one = report.dawa_error("uniform", 3.0, partition=range_queries.LAB_1B)
     assert _ratio_between(one, identity[3.0], 1.7, 2.3)
     for s in report.SHAPES:
         for e in (1.0, 3.0):
-            per_run = report.dawa_error(s, e, penalty=one_scale(e)).per_run
+            per_run = report.dawa_error(s, e, partition=range_queries.LAB_1B).per_run
             low = mean_ci(per_run, report.WIN_CONFIDENCE).low
             assert low > report.data_independent_error(p_id, e), (s, e)
     # the heights: merging the larger part at 0.03 and 0.1, the totals' noise from 0.3 on (70 to 90

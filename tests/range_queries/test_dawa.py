@@ -10,6 +10,9 @@ import pytest
 
 import dplab
 from dplab.range_queries import (
+    LAB_1B,
+    LAB_2B,
+    DawaPartition,
     best_partition,
     dawa,
     dawa_partition,
@@ -153,8 +156,10 @@ def test_the_penalty_counters_the_noisy_minimums_pull_to_many_buckets():
     x = np.full(256, 10.0)
     eps, share = 1.0, 0.25
     b = partition_noise_scale(share * eps)
-    means = [np.mean([len(r.buckets) for r in dawa_releases(x, eps, share, size=40, penalty=p, rng=7)])
-             for p in (1 / 0.75, 1 / 0.75 + b, None)]
+    means = [np.mean([len(r.buckets) for r in dawa_releases(x, eps, size=40, share=share, rng=7,
+                                                            partition=p)])
+             for p in (DawaPartition("lab", True, 0.0, False), LAB_1B, LAB_2B)]
+    assert b == 16
     assert 125 <= means[0] <= 165
     assert 61 <= means[1] <= 101
     assert 12 <= means[2] <= 46
@@ -166,7 +171,7 @@ def test_the_penalty_counters_the_noisy_minimums_pull_to_many_buckets():
 
 def test_releases_are_estimates_of_the_right_shape_and_total():
     x = np.repeat([5.0, 40.0, 0.0, 12.0], [4, 8, 2, 2])
-    runs = dawa_releases(x, 1e6, size=5, penalty=1.0, rng=1)
+    runs = dawa_releases(x, 1e6, size=5, partition=DawaPartition("lab", True, 20.0, False), rng=1)
     assert len(runs) == 5
     for r in runs:  # almost no noise: the uniform pieces come back exactly
         assert r.buckets == [(0, 3), (4, 11), (12, 13), (14, 15)]
@@ -174,7 +179,11 @@ def test_releases_are_estimates_of_the_right_shape_and_total():
     with pytest.raises(ValueError, match="size"):
         dawa_releases(x, 1.0, size=0)
     with pytest.raises(ValueError, match="penalty"):
-        dawa_partition(x, 1.0, penalty=-1.0)
+        DawaPartition("lab", True, -1.0, False)
+    with pytest.raises(ValueError, match="noise_scale"):
+        DawaPartition("paper", True, 1.0, False)
+    with pytest.raises(ValueError, match="partition must be a DawaPartition"):
+        dawa_partition(x, 1.0, partition="LAB_1B")
 
 
 def test_spread_error_against_every_range_by_hand():
@@ -219,7 +228,7 @@ def test_each_runs_exact_error_given_its_partition_is_what_its_drawn_noise_gives
     factor 2, a bias taken around the runs' mean): over the runs, the drawn error minus the exact
     conditional one has mean 0 (a paired 99.9% interval)."""
     x = dplab.synthetic_histogram("zipf", 64, total=2000, rng=3)
-    errors = dawa_module.dawa_errors(x, 0.5, size=400, rng=9)
+    errors = dawa_module.dawa_errors(x, 0.5, size=400, rng=9, partition=LAB_2B)
     assert errors.merging.shape == errors.noise.shape == errors.simulated.shape == (400,)
     assert np.all(errors.merging >= 0) and np.all(errors.noise > 0)
     assert dplab.mean_ci(errors.simulated - errors.per_run, 0.999).contains(0.0)
@@ -239,7 +248,7 @@ def test_the_noiseless_partition_is_the_least_true_cost_plus_the_penalty_by_enum
             return sum(np.abs(x[s:s + n] - x[s:s + n].mean()).sum() + penalty
                        for s, n in zip(starts, lengths, strict=True))
 
-        got = dawa_module.noiseless_partition(x, eps, share)
+        got = dawa_module.noiseless_partition(x, eps, share=share, partition=LAB_2B)
         assert total([b - a + 1 for a, b in got]) == pytest.approx(min(map(total, dyadic_partitions(k))))
 
 

@@ -8,6 +8,8 @@ from dplab.lab.report import Mutant
 
 DAWA = "dplab/range_queries/dawa.py"
 SMOOTH = "dplab/smooth_sensitivity.py"
+PRIVACY = "dplab/range_queries/dawa_privacy.py"
+GREEDY = "dplab/range_queries/greedy_h.py"
 
 MUTANTS = (
     Mutant("dawa.spread_variance_no_2", DAWA,
@@ -46,4 +48,31 @@ MUTANTS = (
     Mutant("smooth_sensitivity.global_half", SMOOTH,
            "    return high - low\n", "    return (high - low) / 2\n",
            "the median's global sensitivity (hi − lo)/2 for hi − lo"),
+    Mutant("dawa_privacy.singletons_threshold", PRIVACY,
+           "(2**j - 1) * p - cost", "2**j * p - cost",
+           "the all-singletons output's threshold for a length-2^j candidate counts 2^j penalties, not 2^j - 1"),
+    Mutant("dawa.published_scale_no_2", DAWA,
+           "times = 2 * (1 - 1 / lengths) if", "times = (1 - 1 / lengths) if",
+           "the published rule's cost noise at the deviation's sensitivity without its 2"),
+    Mutant("dawa.dpcomp_scale_no_k", DAWA,
+           "else 2 - 1 / lengths - 1 / k", "else 2 - 1 / lengths",
+           "dpcomp_core's cost noise without its 1/k term"),
+    Mutant("dawa.singleton_noise_dropped", DAWA,
+           "if not self.singleton_noise:", "if True:",
+           "the lab's presets leave singleton intervals noiseless (their proof needs noise on every candidate)"),
+    Mutant("dawa.clamp_ignored", DAWA,
+           "return [np.maximum(c, 0.0) for c in noisy] if partition.clamp else noisy", "return noisy",
+           "dpcomp_core's preset without its clamp of the noisy costs at 0"),
+    Mutant("greedy_h.sherman_morrison_sign", GREEDY,
+           "errs = (err_l + err_r - s * quad", "errs = (err_l + err_r + s * quad",
+           "GreedyH's rank-one update of the error with the wrong sign"),
+    Mutant("greedy_h.subtree_not_scaled", GREEDY,
+           "scale[i] *= p", "scale[i] *= 1.0",
+           "GreedyH's chosen weight not carried down to the subtree"),
+    Mutant("greedy_h.u_not_updated", GREEDY,
+           "u / denom, kappa / denom, here", "u, kappa, here",
+           "GreedyH's running inverse not renormalised after a node is weighted"),
+    Mutant("dawa.bucket_gram_sums", DAWA,
+           "return sums / np.outer(length, length)", "return sums",
+           "the bucket workload's Gram matrix not averaged over the buckets' lengths (the spread)"),
 )

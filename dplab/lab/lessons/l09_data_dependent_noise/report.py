@@ -76,9 +76,11 @@ def data_independent_error(name: str, epsilon: float) -> float:
 
 @cached(maxsize=128)
 def dawa_error(shape: str, epsilon: float, n: int | None = None, share: float = SHARE,
-               trials: int = TRIALS, seed: int = SEED, penalty: float | None = None) -> rq.DawaErrors:
+               trials: int = TRIALS, seed: int = SEED,
+               partition: rq.DawaPartition = rq.LAB_2B) -> rq.DawaErrors:
     """DAWA's error on ``shape`` over ``trials`` partitions (dplab.range_queries.dawa_errors)."""
-    return rq.dawa_errors(histogram(shape, n), epsilon, share, size=trials, penalty=penalty, rng=seed)
+    return rq.dawa_errors(histogram(shape, n), epsilon, size=trials, partition=partition, share=share,
+                          rng=seed)
 
 
 def dawa_interval(shape: str, epsilon: float) -> Estimate:
@@ -186,7 +188,7 @@ LARGER_PARTS = (("uniform", 0.01, "noise"), ("spiky", 0.01, "merging"), ("spiky"
 
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     x, eps2 = histogram("heights"), (1 - SHARE) * 0.1
-    buckets = rq.noiseless_partition(x, 0.1, SHARE)
+    buckets = rq.noiseless_partition(x, 0.1, share=SHARE, partition=rq.LAB_2B)
     per = rq.spread_error_draws(x, buckets, eps2, size=4000, rng=seed)
     bias, variance = np.array(rq.spread_error(x, buckets, eps2)) / rq.n_ranges(K)
     rows = [ReportRow(

@@ -16,7 +16,7 @@ from dplab.lab.lessons.l09_data_dependent_noise import report as lesson
 from dplab.lab.lessons.l09_data_dependent_noise.report import DELTA, HIGH, LOW, SEED, SHARE, STRATEGIES, K
 from dplab.lab.plots import PALETTE, errorbar_ci, new_figure
 from dplab.lab.widgets import BrowserStep, PanelCase, epsilon_slider, promise, view_figure, view_panel
-from dplab.range_queries.dawa import dawa, dawa_errors, partition_noise_scale
+from dplab.range_queries.dawa import LAB_2B, dawa, dawa_errors, partition_noise_scale
 from dplab.simulate import Estimate
 
 STRATEGY_COLORS = dict(zip(STRATEGIES, (PALETTE[1], PALETTE[2], PALETTE[4]), strict=True))
@@ -59,7 +59,7 @@ def figure_partitions():
     x = lesson.histogram("heights")
     fig, axes = new_figure(3, width=4.0, height=3.4)
     for ax, eps in zip(axes, (0.01, 0.1, 1.0), strict=True):
-        release = dawa(x, eps, SHARE, rng=SEED)
+        release = dawa(x, eps, share=SHARE, partition=LAB_2B, rng=SEED)
         ax.bar(np.arange(x.size), x, width=1.0, color="0.75", label="true counts")
         ax.set(xlim=(-0.5, x.size - 0.5), title=f"ε = {eps:g}: {len(release.buckets)} buckets",
                xlabel="bin (256 bins of 1/256 m from 1.20 m)", ylabel="rows")
@@ -192,7 +192,7 @@ class DawaView:
         eps, n = float(values["epsilon"]), int(values["n"])
         shape, share = str(values["shape"]), float(values["share"])
         x = lesson.histogram(shape, n)
-        err = dawa_errors(x, eps, share, size=PANEL_RUNS, rng=seed)
+        err = dawa_errors(x, eps, size=PANEL_RUNS, partition=LAB_2B, share=share, rng=seed)
         self.hist.set_data(values=x / n)
         estimate = err.example.estimate / n
         self.step.set_ydata(np.append(estimate, estimate[-1]))
