@@ -23,6 +23,7 @@ sqrt(m) in L2 norm (a bit that lies in every query).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,6 +76,7 @@ __all__ = [
     "ls_queries_needed",
     "LeastSquaresDesign",
     "least_squares_design",
+    "least_squares_shares",
     "ls_recovery_exact",
     "ls_recovery_theory",
     "ls_recovery_theory_dp",
@@ -240,6 +242,14 @@ def least_squares_attack(queries: ArrayLike, answers: ArrayLike) -> np.ndarray:
     y = _answers(answers, a.shape[0])
     z = linalg.lstsq(a.astype(float), y, lapack_driver="gelsy", check_finite=False)[0]
     return (z >= 0.5).astype(np.uint8)
+
+
+def least_squares_shares(queries: ArrayLike, bits: ArrayLike, releases: Iterable[ArrayLike]) -> np.ndarray:
+    """The share of ``bits`` that :func:`least_squares_attack` recovers from each release (a vector
+    of answers to ``queries``) in ``releases``: the attack itself, run on each release (for many noise
+    levels of one design, :class:`LeastSquaresDesign` is the faster way)."""
+    x = _bits(bits)
+    return np.array([np.mean(least_squares_attack(queries, y) == x) for y in releases])
 
 
 @dataclass(frozen=True)

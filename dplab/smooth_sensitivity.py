@@ -25,6 +25,7 @@ above (NRS07, Section 3.1). Neighbours replace one value (n public), as in NRS07
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -46,7 +47,9 @@ __all__ = [
     "median_global_pair",
     "median_global_release_rmse",
     "median_global_sensitivity",
+    "median_global_sensitivity_by_search",
     "median_local_sensitivity",
+    "median_local_sensitivity_by_definition",
     "median_release_smooth",
     "median_smooth_release_rmse",
     "median_sensitivity_at_distance",
@@ -160,6 +163,37 @@ def median_smooth_sensitivity_by_definition(values: ArrayLike, low: float, high:
     k = np.arange(a.size)
     return np.array([float(np.max(np.exp(-check_epsilon(b, "beta") * k) * a))
                      for b in np.atleast_1d(np.asarray(betas, dtype=float))])
+
+
+def median_local_sensitivity_by_definition(values: ArrayLike, low: float, high: float) -> float:
+    """LS(x) by its definition: the largest move of the lower median (found by sorting) when one
+    value of x is replaced, by low or by high (the farthest replacements), over every distinct value
+    (:func:`replace_one_neighbours`). A check of :func:`median_local_sensitivity`'s two gaps."""
+    x = sorted_clipped(values, low, high)
+    m = (x.size + 1) // 2 - 1  # the lower median's 0-based index, written out
+    return float(max(abs(y[m] - x[m]) for y in replace_one_neighbours(x, (low, high))))
+
+
+def median_global_sensitivity_by_search(low: float, high: float, neighbours: Neighbours | str, *,
+                                        grid_points: int = 5, n_max: int = 6) -> float:
+    """max |median(x') - median(x)| over every database x of 1..n_max values on a grid of
+    ``grid_points`` values on [low, high] and each of its neighbours x' (replace-one: one value by a
+    grid value; add/remove: one grid value added, or one of n > 1 values removed), the lower median by
+    sorting: the global sensitivity by brute force, a check of :func:`median_global_sensitivity`."""
+    low, high = check_bounds(low, high)
+    grid = tuple(np.linspace(low, high, check_positive_int(grid_points, "grid_points")))
+    replace = check_neighbours(neighbours) == Neighbours.REPLACE
+
+    def med(values) -> float:
+        return sorted(values)[(len(values) + 1) // 2 - 1]
+
+    worst = 0.0
+    for n in range(1, check_positive_int(n_max, "n_max") + 1):
+        for x in itertools.combinations_with_replacement(grid, n):
+            near = ([x[:i] + (v,) + x[i + 1:] for i in range(n) for v in grid] if replace
+                    else [x + (v,) for v in grid] + [x[:i] + x[i + 1:] for i in range(n) if n > 1])
+            worst = max(worst, *(abs(med(y) - med(x)) for y in near))
+    return float(worst)
 
 
 def median_smoothness_ratio(values: ArrayLike, low: float, high: float, beta: float,

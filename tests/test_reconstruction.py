@@ -511,3 +511,15 @@ def test_the_exhaustive_experiment_is_a_brute_force_search_within_4e():
                 missed = sum(((first >> i) & 1) != x[i] for i in range(n))
                 assert wrong[s, column] == missed, (bound, s, column)
     assert dplab.reconstruction.exhaustive_attack_errors(6, 2.0, secrets=4, seed=5)[:, 1].sum() > 0
+
+
+def test_least_squares_shares_are_the_attack_run_on_each_release():
+    """One share per release, each the mean agreement of least_squares_attack's bits with the secret
+    (computed here bit by bit); noiseless answers give every bit."""
+    rng = np.random.default_rng(11)
+    a, x = subset_queries(120, 60, rng=rng), rng.integers(0, 2, 60)
+    releases = [answer_queries(a, x, scale=3.0, rng=r) for r in range(4)] + [a @ x.astype(float)]
+    shares = dplab.reconstruction.least_squares_shares(a, x, releases)
+    by_hand = [sum(int(b == c) for b, c in zip(least_squares_attack(a, y), x, strict=True)) / 60
+               for y in releases]
+    assert shares.shape == (5,) and np.allclose(shares, by_hand) and shares[-1] == 1.0

@@ -212,3 +212,26 @@ def test_the_global_release_rmse_is_the_laplace_second_moment_by_quadrature():
         second = integrate.quad(lambda z, b=b: z**2 * stats.laplace.pdf(z, scale=b), -np.inf, np.inf)[0]
         assert smooth_sensitivity.median_global_release_rmse(low, high, eps) == pytest.approx(
             math.sqrt(second), rel=1e-9)
+
+
+def test_local_sensitivity_by_definition_is_the_largest_move_over_every_grid_replacement():
+    """The by-definition LS (replacements by low and high only) against brute_local, which tries
+    every grid value at every position, and against the two-gap formula; all databases of 1..5."""
+    for n in range(1, 6):
+        for x in itertools.combinations_with_replacement(GRID, n):
+            by_definition = smooth_sensitivity.median_local_sensitivity_by_definition(x, 0.0, 4.0)
+            assert by_definition == brute_local(x) == median_local_sensitivity(x, 0.0, 4.0), x
+
+
+@pytest.mark.parametrize("neighbours", ["replace", "add_remove"])
+def test_global_sensitivity_by_search_finds_high_minus_low(neighbours):
+    """The brute-force search over small grid databases attains high - low (the pair of
+    median_global_pair is among them) and never more, on two intervals."""
+    for low, high in ((0.0, 4.0), (1.0, 2.2)):
+        found = smooth_sensitivity.median_global_sensitivity_by_search(low, high, neighbours, n_max=4)
+        assert found == pytest.approx(high - low, abs=1e-12)
+    # a grid of one point (low): every database is constant, no neighbour moves the median
+    assert smooth_sensitivity.median_global_sensitivity_by_search(1.0, 3.0, "replace", grid_points=1,
+                                                                  n_max=3) == 0.0
+    with pytest.raises(ValueError):
+        smooth_sensitivity.median_global_sensitivity_by_search(1.0, 3.0, "swap")

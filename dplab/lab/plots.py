@@ -309,3 +309,13 @@ class TheoryVsEmpirical:
     def set_visible(self, visible: bool) -> None:
         for artist in self.artists:
             artist.set_visible(visible)
+
+
+# --- shared view helpers (issue 25) ---
+
+
+def here_marker(ax, x: float, y: float, label: str | None = None, ms: float = 8):
+    """A panel's "you are here" marker: an open orange ring at (x, y), drawn over the curves it
+    sits on; returns the Line2D (move it with ``set_data``)."""
+    (line,) = ax.plot([x], [y], "o", ms=ms, mfc="none", mec=PALETTE[3], mew=2, label=label)
+    return line

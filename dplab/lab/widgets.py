@@ -229,3 +229,24 @@ def dropdown(options: Sequence, value: object, description: str) -> widgets.Drop
     """A panel's menu: ``options`` (labels, or (label, value) pairs) with ``value`` chosen, named
     ``description`` in the panel (its key in the View's ``values`` is the panel's to choose)."""
     return widgets.Dropdown(options=options, value=value, description=description)
+
+
+@dataclass(frozen=True)
+class ViewPanel:
+    """A lesson's panel declared once: its View, a function making its controls (fresh widgets for
+    each panel) and the seed of its still. ``figure()`` draws the View at the controls' starting
+    values (``make figures``, the notebook's still), ``panel(seed)`` is the live panel: the still and
+    the panel start from the same values by construction, not by two copies of them."""
+
+    view: Callable[[], object]
+    controls: Callable[[], Mapping[str, widgets.ValueWidget]]
+    still_seed: int = 0
+
+    def figure(self):
+        """The View's figure at the controls' starting values, drawn with ``still_seed``."""
+        start = {name: control.value for name, control in self.controls().items()}
+        return view_figure(self.view, start, self.still_seed)
+
+    def panel(self, seed: int = 0) -> SliderPanel:
+        """The live panel (:func:`view_panel`) on fresh controls."""
+        return view_panel(self.view, self.controls(), seed)

@@ -160,8 +160,10 @@ def test_smooth_sensitivity_of_the_heights_equals_its_definition():
     from dplab import smooth_sensitivity as ss
 
     betas = [ss.smooth_beta(eps, report.DELTA) for eps in (0.01, 1.0, 3.0)]
-    definition = ss.median_smooth_sensitivity_by_definition(report.heights(), report.LOW, report.HIGH, betas)
-    assert definition == pytest.approx([report.smooth(eps) for eps in (0.01, 1.0, 3.0)], rel=1e-12)
+    h, low, high = report.heights(), report.LOW, report.HIGH
+    definition = ss.median_smooth_sensitivity_by_definition(h, low, high, betas)
+    divide_and_conquer = [ss.median_smooth_sensitivity(h, low, high, b) for b in betas]
+    assert definition == pytest.approx(divide_and_conquer, rel=1e-12)
 
 
 def _drawn_y(ax) -> list[float]:

@@ -91,19 +91,14 @@ def adversary_table(seed: int = SEED) -> dict[float, tuple[int, float]]:
     return table
 
 
-def release_shares(d: rec.LeastSquaresDesign, runs: int, release) -> np.ndarray:
-    """The share of the design's bits dplab.reconstruction.least_squares_attack recovers from each of
-    ``runs`` releases ``release(r)`` of its answers (the library's attack, not the design's shortcut)."""
-    return np.array([np.mean(rec.least_squares_attack(d.queries, release(r)) == d.bits) for r in range(runs)])
-
-
 @cached(maxsize=8)
 def dp_runs(epsilon: float, split: str = "zcdp", runs: int = DP_CHECK_RUNS, seed: int = SEED) -> np.ndarray:
     """Shares least squares recovers from DP answers, ``runs`` independent releases, through
     dplab.reconstruction.answer_queries_dp and .least_squares_attack (n = 256, m = 512)."""
     d, delta = design(DP_N, DP_M, seed), DELTAS[split]
-    return release_shares(d, runs, lambda r: rec.answer_queries_dp(
-        d.queries, d.bits, epsilon, delta=delta, split=split, rng=np.random.default_rng([seed, r, 3])))
+    return rec.least_squares_shares(d.queries, d.bits, (rec.answer_queries_dp(
+        d.queries, d.bits, epsilon, delta=delta, split=split, rng=np.random.default_rng([seed, r, 3]))
+        for r in range(runs)))
 
 
 def column_max(seed: int = SEED) -> int:
@@ -130,8 +125,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     d = design(n, m, seed)
     for ratio in LS_RATIOS:
         e = ratio * math.sqrt(n)
-        shares = release_shares(d, 30, lambda r, e=e: rec.answer_queries(
-            d.queries, d.bits, scale=e, rng=np.random.default_rng([seed, r, 5])))
+        shares = rec.least_squares_shares(d.queries, d.bits, (rec.answer_queries(
+            d.queries, d.bits, scale=e, rng=np.random.default_rng([seed, r, 5])) for r in range(30)))
         rows.append(ReportRow(
             f"07.least_squares_{ratio:g}", "least squares recovers Φ(√(m − n)/(4σ)) of the bits (σ² = E²/3, "
             "uniform noise on [−E, E])", "001", f"n = {n}, m = {m}, E = {ratio:g}√n; 30 releases",
@@ -146,25 +141,21 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         "random and adversarial answers; largest (wrong bits)/(4E)", 1.0, "<=",
         value=max(max(w) / (4 * e) for e, w in wrong.items()),
         catches="reconstruction.exhaustive_one_sided: a candidate kept when its answers are not above y + E"))
-    exact_rows = []
+    setting = f"n = {DP_N}, m = {DP_M}, ε = {{:g}}, δ = 10⁻⁶, zCDP split"
+    rows.append(ReportRow(  # only at ε = 1: at ε = 30 and 100 the bound (0.98, 1.000) is far above any share
+        "07.dp_bound_1", "least squares on DP answers ≤ the per-bit bound on any attacker", "001",
+        f"{setting.format(1)}; {DP_CHECK_RUNS} releases", float(rec.split_guessing_bound(1.0, "zcdp", DELTA)),
+        "<=", interval=lambda c: mean_ci(dp_runs(1.0, seed=seed), c),
+        catches="reconstruction.zcdp_noise_no_m: the zCDP split's σ without the √m of m answers"))
     for eps in DP_CHECK_EPSILONS:
-        shares = dp_runs(eps, seed=seed)
-        sigma = rec.dp_answer_noise(DP_M, eps, delta=DELTA, split="zcdp")[1]
-        setting = f"n = {DP_N}, m = {DP_M}, ε = {eps:g}, δ = 10⁻⁶, zCDP split"
-        if eps == 1:  # at ε = 30 and 100 the bound (0.98, 1.000) is far above any share: not a check
-            rows.append(ReportRow(
-                "07.dp_bound_1", "least squares on DP answers ≤ the per-bit bound on any attacker", "001",
-                f"{setting}; {DP_CHECK_RUNS} releases", float(rec.split_guessing_bound(eps, "zcdp", DELTA)),
-                "<=", interval=lambda c, shares=shares: mean_ci(shares, c),
-                catches="reconstruction.zcdp_noise_no_m: the zCDP split's σ without the √m of m answers"))
-        exact_rows.append(ReportRow(
+        shares, sigma = dp_runs(eps, seed=seed), rec.dp_answer_noise(DP_M, eps, delta=DELTA, split="zcdp")[1]
+        rows.append(ReportRow(
             f"07.dp_least_squares_{eps:g}", "least squares on DP answers = meanᵢ Φ(1/(2σ√vᵢ)), "
-            "vᵢ = ((AᵀA)⁻¹)ᵢᵢ (exact, Gaussian noise)", "001", f"{setting} (σ = {sigma:.3g}); "
+            "vᵢ = ((AᵀA)⁻¹)ᵢᵢ (exact, Gaussian noise)", "001", f"{setting.format(eps)} (σ = {sigma:.3g}); "
             f"{DP_CHECK_RUNS} releases", rec.ls_recovery_exact(design(DP_N, DP_M, seed).queries, sigma), "=",
             interval=lambda c, shares=shares: mean_ci(shares, c),
             catches="reconstruction.gaussian_scale_as_variance, reconstruction.ls_exact_no_2: noise √σ, or "
             "Φ(1/(σ√vᵢ))"))
-    rows += exact_rows
     draws, rng = 200_000, np.random.default_rng([seed, 11])  # randomized response on a bit, output guessed
     right = rec.k_ary_attack_successes(2, draws, epsilon=1.0, mu=0.0, rng=rng)[0]
     rows.append(ReportRow(

@@ -1,13 +1,10 @@
-"""Lesson 7, reconstruction attacks: figures and the panels.
-
-Notebook ``notebooks/07_reconstruction_attack.ipynb`` and ``python -m dplab figures`` both call
-these functions.
-"""
+"""Lesson 7, reconstruction attacks: figures and the panels (notebook 7 and ``python -m dplab figures``)."""
 
 from __future__ import annotations
 
 import math
 
+import ipywidgets as widgets
 import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.ticker import NullFormatter
@@ -16,7 +13,7 @@ import dplab.reconstruction as rec
 from dplab.lab import widgets as lab_widgets
 from dplab.lab.lessons.l07_reconstruction_attack import report as lesson
 from dplab.lab.lessons.l07_reconstruction_attack.report import DELTA, DELTAS, DP_EPSILONS, DP_M, DP_N, design
-from dplab.lab.plots import COLORS, PALETTE, errorbar_ci, new_figure
+from dplab.lab.plots import COLORS, PALETTE, errorbar_ci, here_marker, new_figure
 from dplab.simulate import mean_ci
 
 SPLIT_COLORS = {"basic": COLORS["normal"], "advanced": COLORS["classical"], "zcdp": COLORS["zcdp"]}
@@ -24,13 +21,6 @@ SIZE_COLORS = dict(zip(lesson.SIZES, (PALETTE[0], PALETTE[1], PALETTE[2]), stric
 #: bits grid: right 0, right 1, wrong
 BIT_COLORS = ListedColormap(["#dcdcdc", "#4d4d4d", PALETTE[3]])
 SHARE = {"ylabel": "share of bits recovered", "ylim": (0.45, 1.01)}
-
-
-def bit_grid(bits: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """A square image of the bits: 0 = a 0 recovered, 1 = a 1 recovered, 2 = a wrong bit."""
-    side = math.isqrt(bits.size)
-    code = np.where(right, bits, 2).astype(float)
-    return code[: side * side].reshape(side, side)
 
 
 def figure_transition():
@@ -174,15 +164,15 @@ class _BitsView:
         self.image = ax_bits.imshow(np.zeros((16, 16)), cmap=BIT_COLORS, vmin=0, vmax=2, extent=(0, 1, 0, 1),
                                     interpolation="nearest")
         self.curves()
-        (self.here,) = self.ax.plot([here[0]], [here[1]], "o", ms=9, mfc="none", mec=PALETTE[3], mew=2,
-                                    label=here_label)
+        self.here = here_marker(self.ax, *here, here_label, ms=9)
 
     def curves(self):
         """Draw the right-hand axes' curves (before the marker, so the marker is drawn over them)."""
 
     def show(self, d, right: np.ndarray, x: float) -> float:
         """Show the release whose per-bit verdicts are ``right`` at x; returns the share recovered."""
-        self.image.set_data(bit_grid(d.bits, right))
+        side = math.isqrt(d.bits.size)  # a square image: 0 = a 0 recovered, 1 = a 1 recovered, 2 = wrong
+        self.image.set_data(np.where(right, d.bits, 2).astype(float)[: side * side].reshape(side, side))
         share = float(right.mean())
         self.here.set_data([x], [share])
         return share
@@ -224,21 +214,14 @@ class AttackView(_BitsView):
                 "<i>The noise slider follows the drag; n and m refactor and update on release.</i>")
 
 
-def figure_attack_panel(noise: float = 0.5, n: int = 256, queries: float = 2.0):
-    return lab_widgets.view_figure(AttackView, {"noise": noise, "n": n, "queries": queries}, lesson.SEED)
-
-
-def attack_panel(seed: int = 0) -> lab_widgets.SliderPanel:
-    import ipywidgets as widgets
-
-    return lab_widgets.view_panel(AttackView, {
-        "noise": widgets.FloatSlider(value=0.5, min=0.0, max=1.5, step=0.05, description="noise E/√n",
-                                     readout_format=".2f", continuous_update=True),
-        "n": widgets.SelectionSlider(options=PANEL_SIZES, value=256, description="n bits",
-                                     continuous_update=False),
-        "queries": widgets.SelectionSlider(options=[(f"{q:g} n", q) for q in PANEL_QUERY_RATIOS], value=2.0,
-                                           description="queries m", continuous_update=False),
-    }, seed)
+ATTACK_PANEL = lab_widgets.ViewPanel(AttackView, lambda: {
+    "noise": widgets.FloatSlider(value=0.5, min=0.0, max=1.5, step=0.05, description="noise E/√n",
+                                 readout_format=".2f", continuous_update=True),
+    "n": widgets.SelectionSlider(options=PANEL_SIZES, value=256, description="n bits",
+                                 continuous_update=False),
+    "queries": widgets.SelectionSlider(options=[(f"{q:g} n", q) for q in PANEL_QUERY_RATIOS], value=2.0,
+                                       description="queries m", continuous_update=False),
+}, lesson.SEED)
 
 
 class DPView(_BitsView):
@@ -279,29 +262,23 @@ class DPView(_BitsView):
                 + lab_widgets.promise(epsilon=eps, delta=0.0 if split == "basic" else DELTA))
 
 
-def figure_dp_panel(epsilon: float = 1.0, split: str = "zcdp"):
-    return lab_widgets.view_figure(DPView, {"epsilon": epsilon, "split": split}, lesson.SEED)
-
-
-def dp_panel(seed: int = 0) -> lab_widgets.SliderPanel:
-    import ipywidgets as widgets
-
-    return lab_widgets.view_panel(DPView, {"epsilon": lab_widgets.epsilon_slider(1.0, 0.1, 1000.0), "split":
-                                           widgets.ToggleButtons(options=list(lesson.SPLITS), value="zcdp",
-                                                                 description="split")}, seed)
+DP_PANEL = lab_widgets.ViewPanel(DPView, lambda: {
+    "epsilon": lab_widgets.epsilon_slider(1.0, 0.1, 1000.0),
+    "split": widgets.ToggleButtons(options=list(lesson.SPLITS), value="zcdp", description="split"),
+}, lesson.SEED)
 
 
 def figures() -> dict[str, object]:
     return {"07_transition": figure_transition(), "07_adversary": figure_adversary(), "07_dp": figure_dp(),
-            "07_robustness": figure_robustness(), "07_attack_panel": figure_attack_panel(),
-            "07_dp_panel": figure_dp_panel()}
+            "07_robustness": figure_robustness(), "07_attack_panel": ATTACK_PANEL.figure(),
+            "07_dp_panel": DP_PANEL.figure()}
 
 
 PANELS = (
-    lab_widgets.PanelCase("07 attack panel (noise)", attack_panel,
+    lab_widgets.PanelCase("07 attack panel (noise)", ATTACK_PANEL.panel,
                           {"noise": [round(0.1 + 0.1 * i, 2) for i in range(14)]},
                           lab_widgets.BrowserStep(0, "noise E/√n", "0.55", "E/√n = 0.55")),
-    lab_widgets.PanelCase("07 DP panel (epsilon, split)", dp_panel,
+    lab_widgets.PanelCase("07 DP panel (epsilon, split)", DP_PANEL.panel,
                           {"epsilon": list(lab_widgets.BENCH_EPSILONS), "split": list(lesson.SPLITS)},
                           lab_widgets.BrowserStep(1, "epsilon", lab_widgets.EPSILON_STEP,
                                                   f"ε = {lab_widgets.EPSILON_STEP}")),

@@ -13,7 +13,7 @@ from dplab.attacks import composed_roc, membership_by_bin, privacy_loss_samples
 from dplab.lab import plots
 from dplab.lab import widgets as w
 from dplab.lab.lessons.l08_what_epsilon_promises import report as lesson
-from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, errorbar_ci, new_figure
+from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, errorbar_ci, here_marker, new_figure
 from dplab.mechanisms import Laplace, laplace_mse
 from dplab.promises import posterior, posterior_bound, tradeoff_dp, tradeoff_gdp
 
@@ -166,8 +166,7 @@ class PromiseView:
         ax.legend(fontsize=7, loc="upper right")
         ax_p.plot(self.prior, self.prior, ":", color="0.5", lw=1, label="no release")
         (self.post,) = ax_p.plot(self.prior, self.prior, lw=1.6, color=PALETTE[0], label="posterior bound")
-        (self.here,) = ax_p.plot([0.1], [0.1], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2,
-                                 label="your prior's bound")
+        self.here = here_marker(ax_p, 0.1, 0.1, "your prior's bound")
         self.text = ax_p.text(0.97, 0.05, "", transform=ax_p.transAxes, fontsize=8, ha="right")
         ax_p.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", xlabel="prior", ylabel="posterior at most",
                  title="the attacker's belief")
@@ -209,19 +208,13 @@ class PromiseView:
                 + (w.promise(mu=mu) if gaussian else w.promise(epsilon=eps, prior=prior)))
 
 
-def figure_promise_panel():
-    start = {"epsilon": 1.0, "prior": 0.1, "mechanism": "laplace", "delta": 1e-6, "k": 16}  # the panel's
-    return w.view_figure(PromiseView, start, 0)
-
-
-def promise_panel(seed: int = 0) -> w.SliderPanel:
-    return w.view_panel(PromiseView, {
-        "epsilon": w.epsilon_slider(1.0, 0.1, 5.0),
-        "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=0.1, description="prior"),
-        "mechanism": widgets.ToggleButtons(options=list(lesson.SIMULATED[:3]), value="laplace",
-                                           description="mechanism"),
-        "delta": w.delta_slider(1e-6, 1e-9, 1e-2),
-        "k": widgets.SelectionSlider(options=PANEL_KS, value=16, description="k releases")}, seed)
+PROMISE_PANEL = w.ViewPanel(PromiseView, lambda: {
+    "epsilon": w.epsilon_slider(1.0, 0.1, 5.0),
+    "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=0.1, description="prior"),
+    "mechanism": widgets.ToggleButtons(options=list(lesson.SIMULATED[:3]), value="laplace",
+                                       description="mechanism"),
+    "delta": w.delta_slider(1e-6, 1e-9, 1e-2),
+    "k": widgets.SelectionSlider(options=PANEL_KS, value=16, description="k releases")})
 
 
 # --- the panel of section 5: choosing epsilon from both sides -------------------------------------
@@ -241,7 +234,7 @@ class ChooseView:
                                  label="posterior bound at your prior")
         self.prior_line = ax_p.axhline(lesson.CHOOSE_PRIOR, color="0.4", ls=":", lw=1, label="the prior")
         self.line_p = ax_p.axvline(1.0, color=PALETTE[3], lw=1.2, label="the same ε")
-        (self.here,) = ax_p.plot([1.0], [0.2], "o", ms=8, mfc="none", mec=PALETTE[3], mew=2)
+        self.here = here_marker(ax_p, 1.0, 0.2)
         ax_p.set(xscale="log", xlim=(0.01, 10), ylim=(0, 1), xlabel="ε", ylabel="Pr[Alice is in] at most",
                  title="the person's side")
         ax_p.legend(fontsize=7, loc="upper left")
@@ -263,30 +256,24 @@ class ChooseView:
                 + w.promise(epsilon=eps, prior=prior))
 
 
-def figure_choose_panel(rmse: float = lesson.CHOOSE_RMSE, prior: float = lesson.CHOOSE_PRIOR):
-    return w.view_figure(ChooseView, {"rmse": rmse, "prior": prior}, 0)
-
-
-def choose_panel(seed: int = 0) -> w.SliderPanel:
-    return w.view_panel(ChooseView, {
-        "rmse": widgets.FloatLogSlider(value=lesson.CHOOSE_RMSE, base=10, min=-0.5, max=2, step=0.05,
-                                       description="target RMSE", readout_format=".3g"),
-        "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=lesson.CHOOSE_PRIOR,
-                                         description="prior")}, seed)
+CHOOSE_PANEL = w.ViewPanel(ChooseView, lambda: {
+    "rmse": widgets.FloatLogSlider(value=lesson.CHOOSE_RMSE, base=10, min=-0.5, max=2, step=0.05,
+                                   description="target RMSE", readout_format=".3g"),
+    "prior": widgets.SelectionSlider(options=PANEL_PRIORS, value=lesson.CHOOSE_PRIOR, description="prior")})
 
 
 def figures() -> dict[str, object]:
     return {"08_posterior": figure_posterior(), "08_tradeoff": figure_tradeoff(),
             "08_membership": figure_membership(), "08_composition": figure_composition(),
-            "08_promise_panel": figure_promise_panel(), "08_choose_panel": figure_choose_panel()}
+            "08_promise_panel": PROMISE_PANEL.figure(), "08_choose_panel": CHOOSE_PANEL.figure()}
 
 
 PANELS = (
-    w.PanelCase("08 promise panel (epsilon, mechanism, k, delta, prior)", promise_panel,
+    w.PanelCase("08 promise panel (epsilon, mechanism, k, delta, prior)", PROMISE_PANEL.panel,
                 {"epsilon": list(w.BENCH_EPSILONS[:6]), "k": [1, 8, 64], "delta": [1e-3, 1e-9],
                  "mechanism": ["gaussian", "randomized response", "laplace"], "prior": [0.01, 0.5]},
                 # the step starts at panel 1 (panel 0 is the RMSE target)
                 w.BrowserStep(1, "epsilon", w.EPSILON_STEP, f"ε = {w.EPSILON_STEP}")),
-    w.PanelCase("08 choose panel (target RMSE, prior)", choose_panel,
+    w.PanelCase("08 choose panel (target RMSE, prior)", CHOOSE_PANEL.panel,
                 {"rmse": [0.5 * 160 ** (i / 11) for i in range(12)], "prior": [0.01, 0.3]}),
 )

@@ -1,13 +1,10 @@
-"""Lesson 9, data-dependent noise: figures and the panel.
-
-Notebook ``notebooks/09_data_dependent_noise.ipynb`` and ``python -m dplab figures`` both call
-these functions.
-"""
+"""Lesson 9, data-dependent noise: figures and the panel (notebook 9 and ``python -m dplab figures``)."""
 
 from __future__ import annotations
 
 import math
 
+import ipywidgets as widgets
 import numpy as np
 from scipy import stats
 
@@ -15,7 +12,7 @@ import dplab.smooth_sensitivity as ss
 from dplab.lab.lessons.l09_data_dependent_noise import report as lesson
 from dplab.lab.lessons.l09_data_dependent_noise.report import DELTA, HIGH, LOW, SEED, SHARE, STRATEGIES, K
 from dplab.lab.plots import PALETTE, errorbar_ci, new_figure
-from dplab.lab.widgets import BrowserStep, PanelCase, epsilon_slider, promise, view_figure, view_panel
+from dplab.lab.widgets import BrowserStep, PanelCase, ViewPanel, epsilon_slider, promise
 from dplab.range_queries.dawa import LAB_2B, dawa, dawa_errors, partition_noise_scale
 from dplab.simulate import Estimate
 
@@ -84,8 +81,8 @@ def figure_median():
     fig, (ax, ax_r) = new_figure(2, width=4.2, height=3.5)
     ax.axhline(ss.median_global_sensitivity(LOW, HIGH), color=PALETTE[1], lw=1.6,
                label=f"global: hi − lo = {HIGH - LOW:.1f} m")
-    ax.plot(eps, [lesson.smooth(float(e)) for e in eps], color=PALETTE[4], lw=1.6,
-            label="smooth S* (δ = 1e-6)")
+    ax.plot(eps, [ss.median_smooth_sensitivity(h, LOW, HIGH, ss.smooth_beta(float(e), DELTA)) for e in eps],
+            color=PALETTE[4], lw=1.6, label="smooth S* (δ = 1e-6)")
     ax.text(0.03, 0.05, "local sensitivity: 0 (1,103 students\nat the median 1.68 m)", fontsize=8,
             transform=ax.transAxes)
     # headroom above the global line for the legend
@@ -221,30 +218,22 @@ class DawaView:
                 "DAWA's error depends on the data; the others' do not." + promise(epsilon=eps))
 
 
-def figure_dawa_panel(epsilon: float = 0.1, n: int = 12579, shape: str = "heights", share: float = SHARE):
-    return view_figure(DawaView, {"epsilon": epsilon, "n": n, "shape": shape, "share": share}, 0)
-
-
-def dawa_panel(seed: int = 0):
-    import ipywidgets as widgets
-
-    return view_panel(DawaView, {
-        "epsilon": epsilon_slider(0.1, 0.01, 3.0),
-        "n": widgets.SelectionSlider(options=PANEL_NS, value=12579, description="n rows"),
-        "shape": widgets.ToggleButtons(options=list(lesson.SHAPES), value="heights", description="shape"),
-        "share": widgets.FloatSlider(value=SHARE, min=0.05, max=0.95, step=0.05,
-                                     description="partition share"),
-    }, seed)
+DAWA_PANEL = ViewPanel(DawaView, lambda: {
+    "epsilon": epsilon_slider(0.1, 0.01, 3.0),
+    "n": widgets.SelectionSlider(options=PANEL_NS, value=12579, description="n rows"),
+    "shape": widgets.ToggleButtons(options=list(lesson.SHAPES), value="heights", description="shape"),
+    "share": widgets.FloatSlider(value=SHARE, min=0.05, max=0.95, step=0.05, description="partition share"),
+})
 
 
 def figures() -> dict[str, object]:
     return {"09_who_wins": figure_who_wins(), "09_partitions": figure_partitions(),
             "09_median": figure_median(), "09_local_leak": figure_local_leak(),
-            "09_dawa_panel": figure_dawa_panel()}
+            "09_dawa_panel": DAWA_PANEL.figure()}
 
 
 PANELS = (
-    PanelCase("09 DAWA panel (epsilon, n, shape, partition share)", dawa_panel,
+    PanelCase("09 DAWA panel (epsilon, n, shape, partition share)", DAWA_PANEL.panel,
               {"epsilon": [0.01 * 300 ** (i / 7) for i in range(8)], "n": [500, 12579, 200_000],
                "shape": ["uniform", "zipf", "heights"], "share": [0.5, 0.25]},
               BrowserStep(0, "epsilon", "0.1122", "ε = 0.112")),
