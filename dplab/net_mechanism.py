@@ -63,6 +63,7 @@ __all__ = [
     "lemma12_failure_bound",
     "log_net_size",
     "net_alpha",
+    "net_covering_distance",
     "net_covering_radius",
     "net_error_bound",
     "net_histograms",
@@ -83,8 +84,10 @@ __all__ = [
     "noisy_histogram_max_errors",
     "random_predicates",
     "score_net",
+    "subsample_failure_probability",
     "subsample_max_errors",
     "subsample_query_failure_probability",
+    "yrbss_cell_labels",
     "yrbss_universe_histogram",
 ]
 
@@ -163,12 +166,15 @@ def histogram_from_rows(rows: ArrayLike, universe_size: int) -> np.ndarray:
     return np.bincount(r, minlength=k).astype(np.int64)
 
 
-def yrbss_universe_histogram(n: int | None = None, *, rng: np.random.Generator | int | None = None
-                             ) -> np.ndarray:
+def yrbss_universe_histogram(n: int | None = None, *, attributes: int = 3,
+                             rng: np.random.Generator | int | None = None) -> np.ndarray:
     """The YRBSS students as a histogram over X = {0, 1}^3 (|X| = 8): element 4 male + 2 tall
     + overweight (:data:`YRBSS_ATTRIBUTES`; BMI >= 25 is the adult cutoff, a teaching device
     for these teenagers). With ``n``, a simple random sample of n of the 12,579 students
-    (without replacement, from ``rng``)."""
+    (without replacement, from ``rng``). With ``attributes`` = 1 or 2, only the first one or two
+    attributes (|X| = 2 or 4; the same sample, its counts summed over the attributes dropped)."""
+    if attributes not in (1, 2, 3):
+        raise ValueError(f"attributes must be 1, 2 or 3, got attributes={attributes!r}")
     table = load_yrbss()
     h, w = table["height_m"], table["weight_kg"]
     x = 4 * (table["sex"] == "M") + 2 * (h >= 1.70) + (w / h**2 >= 25.0)
@@ -177,7 +183,17 @@ def yrbss_universe_histogram(n: int | None = None, *, rng: np.random.Generator |
         if n > x.size:
             raise ValueError(f"n must be at most the {x.size} students, got n={n}")
         x = check_rng(rng).choice(x, size=n, replace=False)
-    return histogram_from_rows(x.astype(np.int64), 8)
+    return histogram_from_rows(x.astype(np.int64), 8).reshape(2**attributes, -1).sum(axis=1)
+
+
+def yrbss_cell_labels(attributes: int = 3) -> list[str]:
+    """Short names of the cells of :func:`yrbss_universe_histogram`'s X, in its order: sex (F/M), then
+    tall (T, at least 1.70 m) or not (s), then BMI >= 25 (+) or not (−); the first ``attributes`` letters."""
+    if attributes not in (1, 2, 3):
+        raise ValueError(f"attributes must be 1, 2 or 3, got attributes={attributes!r}")
+    codes = ("FM", "sT", "−+")[:attributes]
+    return ["".join(c[(j >> (attributes - 1 - i)) & 1] for i, c in enumerate(codes))
+            for j in range(2**attributes)]
 
 
 def counting_query_answers(queries: ArrayLike, histogram: ArrayLike) -> np.ndarray:
@@ -398,6 +414,30 @@ def subsample_query_failure_probability(histogram: ArrayLike, queries: ArrayLike
     upper = stats.binom.sf(np.floor(m * (p + alpha) + 1e-9), m, p)
     lower = stats.binom.cdf(np.ceil(m * (p - alpha) - 1e-9) - 1, m, p)
     return upper + lower
+
+
+def subsample_failure_probability(histogram: ArrayLike, m: int, alpha: float) -> float:
+    """Lemma 12's failure probability, exactly, for the class of *every* predicate over X:
+    Pr[max_Q |Q(D') - Q(D)| > alpha] for D' a subsample of m rows drawn with replacement. Its max
+    error is the total variation distance TV(D'/m, D/n) and its counts are Multinomial(m, D/n), so
+    the probability is the multinomial mass of the databases of size m (:func:`net_histograms`) that
+    lie farther than alpha. Lemma 12 bounds it by 2|C| e^{-2 m alpha^2} (:func:`lemma12_failure_bound`)."""
+    h = _check_histogram(histogram)
+    m, alpha = check_positive_int(m, "m"), _alpha(alpha)
+    net = net_histograms(h.size, m)
+    tv = 0.5 * np.abs(net / m - h / h.sum()).sum(axis=1)
+    return float(np.exp(stats.multinomial.logpmf(net, m, h / h.sum()))[tv > alpha].sum())
+
+
+def net_covering_distance(universe_size: int, m: int, n: int) -> float:
+    """By brute force, the farthest any database of size n over X lies from the databases of size
+    m: max over D of min over D' of TV(D/n, D'/m), every database of both sizes enumerated. It is at
+    most :func:`net_covering_radius`'s closed form, and equal to it when some database of size n
+    meets the closed form's worst case (|X| = 6, m = 2, n = 12; |X| = 5, m = 3, n = 15)."""
+    k = _universe_size(universe_size)
+    m, n = check_positive_int(m, "m"), check_positive_int(n, "n")
+    net = net_histograms(k, m) / m
+    return max(float(0.5 * np.abs(net - d).sum(axis=1).min()) for d in net_histograms(k, n) / n)
 
 
 def _score_chunks(histogram: np.ndarray, queries: np.ndarray, net: np.ndarray) -> Iterator[np.ndarray]:

@@ -496,3 +496,55 @@ def test_net_accuracy_stated_solves_the_lectures_fixed_point():
         assert wins == [False, True] and k > 1000, k
     with pytest.raises(ValueError, match="n_queries"):
         dplab.net_mechanism.net_mechanism_accuracy_stated(8, 2, 1000, 1.0, 0.05)
+
+
+def test_fewer_yrbss_attributes_sum_the_cells_dropped():
+    """Issue 25 (lesson 5's universe_histogram moved here): |X| = 2 is F/M, |X| = 4 adds tall."""
+    table = dplab.load_yrbss()
+    assert yrbss_universe_histogram(attributes=1).tolist() == [np.sum(table["sex"] == "F"),
+                                                               np.sum(table["sex"] == "M")]
+    tall = table["height_m"] >= 1.70
+    males = table["sex"] == "M"
+    assert yrbss_universe_histogram(attributes=2).tolist() == [np.sum(~males & ~tall), np.sum(~males & tall),
+                                                               np.sum(males & ~tall), np.sum(males & tall)]
+    sample = yrbss_universe_histogram(500, rng=7)
+    pairs = sample.reshape(4, 2).sum(axis=1)  # the sample's cells with BMI dropped
+    assert np.array_equal(yrbss_universe_histogram(500, attributes=2, rng=7), pairs)
+    with pytest.raises(ValueError, match="attributes"):
+        yrbss_universe_histogram(attributes=4)
+
+
+def test_yrbss_cell_labels_name_the_bits_of_each_cell():
+    labels = dplab.net_mechanism.yrbss_cell_labels(3)
+    assert labels == ["Fs−", "Fs+", "FT−", "FT+", "Ms−", "Ms+", "MT−", "MT+"]
+    assert dplab.net_mechanism.yrbss_cell_labels(1) == ["F", "M"]
+    with pytest.raises(ValueError, match="attributes"):
+        dplab.net_mechanism.yrbss_cell_labels(0)
+
+
+def test_subsample_failure_probability_on_two_cells_is_a_binomial_tail():
+    """|X| = 2: the max error over every predicate is |k/m - p| with k ~ Binomial(m, p), which is the
+    single query's tail (subsample_query_failure_probability); and it is below Lemma 12's bound."""
+    from dplab.net_mechanism import subsample_failure_probability
+
+    h, m = np.array([30.0, 70.0]), 25
+    for alpha in (0.05, 0.12, 0.2):  # off the grid of errors |k/25 - 0.3| (no ties)
+        k = np.arange(m + 1)
+        direct = stats.binom.pmf(k, m, 0.3)[np.abs(k / m - 0.3) > alpha].sum()
+        assert subsample_failure_probability(h, m, alpha) == pytest.approx(direct, rel=1e-10)
+        single = subsample_query_failure_probability(h, np.array([[1, 0]]), m, alpha)[0]
+        assert subsample_failure_probability(h, m, alpha) == pytest.approx(single, rel=1e-10)
+    h8 = yrbss_universe_histogram(1000, rng=2)
+    assert subsample_failure_probability(h8, 20, 0.3) <= lemma12_failure_bound(256, 20, 0.3)
+
+
+def test_net_covering_distance_by_brute_force_meets_the_closed_form():
+    """catches: net_mechanism.covering_no_min_m (the brute force is the closed form's oracle)."""
+    from dplab.net_mechanism import net_covering_distance
+
+    for k, m, n in ((6, 2, 12), (5, 3, 15), (4, 2, 8)):
+        assert net_covering_distance(k, m, n) == pytest.approx(net_covering_radius(k, m), abs=1e-12)
+    for k, m, n in ((3, 2, 5), (4, 3, 7)):  # sizes that cannot reach the worst case: below it
+        assert net_covering_distance(k, m, n) <= net_covering_radius(k, m) + 1e-12
+    # by hand, |X| = 2, m = 1: the net is (1, 0), (0, 1); D = (1, 1)/2 is 1/2 from both
+    assert net_covering_distance(2, 1, 2) == pytest.approx(0.5)

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
+from matplotlib.ticker import NullFormatter
 from numpy.typing import ArrayLike
 from PIL import Image
 
@@ -319,3 +320,39 @@ def here_marker(ax, x: float, y: float, label: str | None = None, ms: float = 8)
     sits on; returns the Line2D (move it with ``set_data``)."""
     (line,) = ax.plot([x], [y], "o", ms=ms, mfc="none", mec=PALETTE[3], mew=2, label=label)
     return line
+
+
+def simulated_points(ax, x: ArrayLike, estimate: Estimate, *, color: str, label: str, confidence: float = 0.95
+                     ) -> TheoryVsEmpirical:
+    """Simulated estimates alone, as dots with their confidence bars (a :class:`TheoryVsEmpirical`
+    without its theory curve, for a figure that draws the exact values its own way); the legend names
+    ``confidence``, the level of ``estimate``'s intervals."""
+    points = TheoryVsEmpirical(ax, color=color, label=label, show_theory=False, confidence=confidence)
+    points.update([], [], x, estimate)
+    return points
+
+
+def ecdf(ax, values: ArrayLike, *args, step: bool = False, **kwargs):
+    """The empirical CDF of ``values``: the share of them <= x, as a line through the sorted values
+    (or, with ``step``, as a staircase rising at each value); args and kwargs go to ax.plot / ax.step."""
+    v = np.sort(np.asarray(values))
+    share = (np.arange(v.size) + 1) / v.size
+    return ax.step(v, share, *args, where="post", **kwargs) if step else ax.plot(v, share, *args, **kwargs)
+
+
+def value_ticks(axis, ticks: ArrayLike) -> None:
+    """Ticks at ``ticks`` on a log ``axis`` (``ax.xaxis`` or ``ax.yaxis``), each labelled by its value
+    ("0.5", "8"), and no minor labels: a log axis spanning less than a decade labels its minor ticks too."""
+    axis.set_ticks(ticks, [f"{t:g}" for t in ticks])
+    axis.set_minor_formatter(NullFormatter())
+
+
+def grouped_bars(ax, x: ArrayLike, heights, width: float, *, colors, labels) -> list:
+    """One bar per series at each x, side by side, each ``width`` wide and the group centred on x
+    (``heights``: one array per series, in the order of ``colors`` and ``labels``); returns each
+    series' bars (a panel moves them with ``set_height``)."""
+    bars = []
+    for i, (h, color, label) in enumerate(zip(heights, colors, labels, strict=True)):
+        offset = (i - (len(colors) - 1) / 2) * width
+        bars.append(ax.bar(np.asarray(x) + offset, h, width=width, color=color, label=label))
+    return bars

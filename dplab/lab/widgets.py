@@ -250,3 +250,11 @@ class ViewPanel:
     def panel(self, seed: int = 0) -> SliderPanel:
         """The live panel (:func:`view_panel`) on fresh controls."""
         return view_panel(self.view, self.controls(), seed)
+
+
+def value_slider(values, value, description: str, *, fmt: str = "{:g}", continuous_update: bool = True
+                 ) -> widgets.SelectionSlider:
+    """A slider over a few fixed ``values`` (a precomputed sweep, a short menu of deltas), each labelled
+    by ``fmt`` ("{:g}": 0.05, 1.59; "{:.0e}": 1e-06); ``value`` must be one of them."""
+    return widgets.SelectionSlider(options=[(fmt.format(v), v) for v in values], value=value,
+                                   description=description, continuous_update=continuous_update)

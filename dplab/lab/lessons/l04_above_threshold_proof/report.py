@@ -13,18 +13,11 @@ import math
 
 import numpy as np
 
+from dplab import sparse_vector as sv
 from dplab.audit import audit_epsilon
 from dplab.datasets import load_yrbss
 from dplab.lab.report import ReportRow
 from dplab.simulate import Estimate
-from dplab.sparse_vector import (
-    above_threshold_proof_grid,
-    exact_privacy_loss,
-    halting_loss_curves,
-    halting_worst_case_losses,
-    output_sampler,
-    pair_privacy_loss,
-)
 
 NOTEBOOK = "04_above_threshold_proof.ipynb"
 PREFIX = "04"
@@ -49,23 +42,23 @@ def height_stream() -> np.ndarray:
 def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md (all computed: exact losses and audit bounds)."""
     eps = 1.0
-    curves = halting_loss_curves(CURVE_VARIANTS, eps, int(LOSS_K[-1]))
-    lee = audit_epsilon(output_sampler("lee_clifton", 0.7), AUDIT_D, AUDIT_D_PRIME, n_runs=200_000,
+    curves = sv.halting_loss_curves(CURVE_VARIANTS, eps, int(LOSS_K[-1]))
+    lee = audit_epsilon(sv.output_sampler("lee_clifton", 0.7), AUDIT_D, AUDIT_D_PRIME, n_runs=200_000,
                         n_pilot=50_000, rng=seed)
 
     def at_bound(confidence: float) -> Estimate:
         """AboveThreshold's audit bound as a one-sided interval [bound, inf) at the report's level."""
-        at = audit_epsilon(output_sampler("above_threshold", 0.7), AUDIT_D, AUDIT_D_PRIME, n_runs=200_000,
+        at = audit_epsilon(sv.output_sampler("above_threshold", 0.7), AUDIT_D, AUDIT_D_PRIME, n_runs=200_000,
                            n_pilot=50_000, rng=seed, confidence=confidence)
         return Estimate(at.epsilon_lower, at.epsilon_lower, math.inf, confidence)
 
-    proof = above_threshold_proof_grid(0.7)
+    proof = sv.above_threshold_proof_grid(0.7)
     tight = np.r_[np.zeros(27, dtype=bool), np.ones(3, dtype=bool)]  # 27 bottoms, then 3 tops
     return [
         ReportRow("04.above_threshold_max_loss", "AboveThreshold: the largest exact loss of halting at a "
                   "query k ≤ 1000, over the worst streams (answers ±15 noise scales from T), is ε: attained",
                   "001", "ε=1, T=0, halting_worst_case_losses", eps, "exact", rel_tol=1e-6,
-                  value=float(halting_worst_case_losses("above_threshold", eps, int(LOSS_K[-1])).max()),
+                  value=float(sv.halting_worst_case_losses("above_threshold", eps, int(LOSS_K[-1])).max()),
                   catches="sparse_vector.query_noise_2, sparse_vector.threshold_noise_1: noise too small"),
         ReportRow("04.lee_clifton_level", "Lee-Clifton (c = 1): loss levels off at (1 + 6c)/4 ε", "001",
                   "ε=1, stream of 0s, T=0, halting at query 1000", 1.75 * eps, "exact",
@@ -73,7 +66,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   catches="sparse_vector.lee_clifton_inverted: Lee-Clifton's query noise 3Δ/(4ε)"),
         ReportRow("04.lee_clifton_reference", "Lee-Clifton, halting at query 6 (issue reference 1.2173)",
                   "001", "ε=0.7, D = 0⁶, T=0", 1.2173, "exact",
-                  value=exact_privacy_loss("lee_clifton", AUDIT_D, 0.0, 0.7), rel_tol=0.5e-4 / 1.2173,
+                  value=sv.exact_privacy_loss("lee_clifton", AUDIT_D, 0.0, 0.7), rel_tol=0.5e-4 / 1.2173,
                   catches="sparse_vector.lee_clifton_inverted: Lee-Clifton's query noise 3Δ/(4ε)"),
         ReportRow("04.no_halting_limit", "no halting, bottom^(k-1) top: loss tends to 1.5 ε", "001",
                   "ε=1, stream of 0s, T=0, k=1000", 1.5 * eps, "exact", value=float(curves["no_halting"][-1]),
@@ -81,11 +74,11 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   catches="sparse_vector.no_halting_noise_2: no_halting's query noise 2Δ/ε₂ for Δ/ε₂"),
         ReportRow("04.noisy_value_k", "releasing the noisy value: loss k ε/2 at the k-th query", "001",
                   "ε=1, k=4, sup over the released value", 2.0 * eps, "exact",
-                  value=exact_privacy_loss("noisy_value", np.zeros(4), 0.0, eps), rel_tol=1e-6,
+                  value=sv.exact_privacy_loss("noisy_value", np.zeros(4), 0.0, eps), rel_tol=1e-6,
                   catches="sparse_vector.noisy_value_2c: the query noise 2cΔ/ε₂ for cΔ/ε₂"),
         ReportRow("04.sparse_vector_c3", "SparseVector (Lyu Alg. 1, c = 3): exact loss of 27 bottoms then "
                   "3 tops ≤ ε", "001", "ε=1, stream of 0s, T=0", eps * (1 + 1e-9), "<=",
-                  value=exact_privacy_loss("lyu_alg1", np.zeros(30), 0.0, eps, output=tight, c=3),
+                  value=sv.exact_privacy_loss("lyu_alg1", np.zeros(30), 0.0, eps, output=tight, c=3),
                   catches="sparse_vector.alg1_no_c: the query noise not scaled by c"),
         ReportRow("04.proof_theorem", "proof: max of Pr[A = a] / (e^ε Pr[A' = a]) over a grid of neighbours "
                   "D' ≠ D is 1: the bound holds and is attained (T̂'s density on its tail)", "001",
@@ -103,6 +96,6 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ReportRow("04.audit_above_threshold",
                   "audit of AboveThreshold: one-sided lower bound ≤ the pair's true loss", "001",
                   "same pair (true loss 0.632 < ε = 0.7), 2·10⁵ runs each",
-                  pair_privacy_loss("above_threshold", AUDIT_D, AUDIT_D_PRIME, 0.0, 0.7), "<=",
+                  sv.pair_privacy_loss("above_threshold", AUDIT_D, AUDIT_D_PRIME, 0.0, 0.7), "<=",
                   interval=at_bound, catches="sparse_vector.sampler_query_noise_2: the sampler's ν at 2Δ/ε"),
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from dplab import mechanisms as mech
 from dplab import net_mechanism as nm
@@ -61,17 +61,12 @@ M_RUNS, N_RUNS, EPS_RUNS = 6, 1000, 0.05  # runs of dplab.net_mechanism itself (
 LIVE_MAX = 150_000  # the panel's m slider stops where the net would outgrow this
 
 
-def universe_histogram(n: int = N_DEFAULT, bits: int = 3, seed: int = SEED) -> np.ndarray:
-    """n sampled YRBSS students as a histogram over the first ``bits`` binary attributes
-    (male, height >= 1.70 m, BMI >= 25): |X| = 2^bits cells."""
-    return nm.yrbss_universe_histogram(n, rng=seed).reshape(2**bits, -1).sum(axis=1)
-
-
 @cached(maxsize=8)
 def net_state(n: int = N_DEFAULT, bits: int = 3, m: int = M_STATIC, seed: int = SEED) -> nm.ScoredNet:
-    """The scored net for the sampled database and every predicate (cached: the eps slider only
-    reweights it)."""
-    return nm.score_net(universe_histogram(n, bits, seed), nm.all_predicates(2**bits), m)
+    """The scored net for n sampled YRBSS students over the first ``bits`` binary attributes (|X| =
+    2^bits cells) and every predicate (cached: the eps slider only reweights it)."""
+    h = nm.yrbss_universe_histogram(n, attributes=bits, rng=seed)
+    return nm.score_net(h, nm.all_predicates(2**bits), m)
 
 
 def report_rows(seed: int = SEED) -> list[ReportRow]:
@@ -96,10 +91,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     tv = 0.5 * np.abs(state.net / M_STATIC - h / n).sum(axis=1)  # by hand: each database's max error
     beyond = tv > tv.min() + 2 / (n * EPSILON) * math.log(size / BETA)  # the bound, by hand
     by_hand = float(special.softmax(-tv * n * EPSILON / 2)[beyond].sum())  # the exponential mechanism
-    # the covering radius by brute force: the farthest database of size n' from the net of size m, in TV
-    farthest = {(k, m, nn): max(0.5 * np.abs(nm.net_histograms(k, m) / m - d).sum(axis=1).min()
-                                for d in nm.net_histograms(k, nn) / nn)
-                for k, m, nn in ((6, 2, 12), (5, 3, 15))}
+    covering = ((6, 2, 12), (5, 3, 15))  # (|X|, m, n'): sizes where some database meets the worst case
     small = net_state(N_DEFAULT, 3, M_RUNS)
     levels, small_cdf = small.error_distribution(EPS_RUNS)
     median = int(np.searchsorted(small_cdf, 0.5))  # the event "error <= its median value"
@@ -108,7 +100,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     runs_below = int(np.sum(np.array(runs) <= levels[median] + 1e-9))
     a12, trials12 = 0.25 + 0.5 / (n * M_STATIC), 20_000  # errors are multiples of 1/(n m): no ties
     sub_fails = int(np.sum(nm.subsample_max_errors(h, q, M_STATIC, trials=trials12, rng=seed + 4) > a12))
-    sub_exact = float(np.exp(stats.multinomial.logpmf(state.net, M_STATIC, h / n))[tv > a12].sum())
+    sub_exact = nm.subsample_failure_probability(h, M_STATIC, a12)
     lap = nm.laplace_answers_max_errors(h, q, EPSILON, draws=20_000, rng=seed + 5)
     hist = nm.noisy_histogram_max_errors(h, q, EPSILON, draws=20_000, rng=seed + 6)
 
@@ -141,8 +133,9 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   catches="exponential.laplace_rnm_half_dropped, exponential.rnm_scales_swapped: law, scale"),
         ReportRow("05.covering_radius", "covering radius K(|X| − K)/(|X| m), K = min(⌊|X|/2⌋, m) = the "
                   "farthest any database of size n' lies from the net (brute force; max |difference|)", "004",
-                  "; ".join(f"|X|={k}, m={m}, n'={nn}" for k, m, nn in farthest), 0.0, "exact", rel_tol=1e-12,
-                  value=max(abs(v - nm.net_covering_radius(k, m)) for (k, m, _), v in farthest.items()),
+                  "; ".join(f"|X|={k}, m={m}, n'={nn}" for k, m, nn in covering), 0.0, "exact", rel_tol=1e-12,
+                  value=max(abs(nm.net_covering_distance(k, m, nn) - nm.net_covering_radius(k, m))
+                            for k, m, nn in covering),
                   catches="net_mechanism.covering_no_min_m: K = ⌊|X|/2⌋ when m is smaller"),
         ReportRow("05.net_bound_exact", "net mechanism: Pr[err > OPT + (2Δ/ε)(ln|N| + ln 1/β)] (≤ β), exact "
                   "over the net = by hand (softmax over each database's TV distance)", "004",

@@ -13,22 +13,9 @@ import numpy as np
 from dplab import mechanisms as mech
 from dplab import net_mechanism as nm
 from dplab.lab import widgets as w
-from dplab.lab.lessons.l05_net_mechanism.report import (
-    BETA,
-    DELTA,
-    EPSILON,
-    INCHES,
-    LIVE_MAX,
-    M_LIVE,
-    M_STATIC,
-    N_DEFAULT,
-    SEED,
-    height_scores,
-    net_state,
-    padded_scores,
-    selections,
-)
-from dplab.lab.plots import COLORS, TheoryVsEmpirical, new_figure
+from dplab.lab.lessons.l05_net_mechanism import report as lesson
+from dplab.lab.lessons.l05_net_mechanism.report import BETA, EPSILON, M_STATIC, N_DEFAULT, SEED
+from dplab.lab.plots import COLORS, ecdf, grouped_bars, new_figure, simulated_points
 from dplab.simulate import proportion_ci
 
 EM_EPSILONS = (0.02, 0.1, 0.5)
@@ -40,21 +27,20 @@ PANEL_X_MIN = 2e-3  # the panel's log axis starts here (an error of 0 is drawn a
 def figure_exponential():
     """Left: the scores and the exponential mechanism's output distribution for three eps.
     Right: three selection mechanisms on the same scores at one eps, exact probabilities."""
-    scores, eps = height_scores(), 0.05
-    shown = (INCHES >= 57) & (INCHES <= 77)  # the heights worth drawing: the rest have almost no students
+    scores, eps, inches = lesson.height_scores(), 0.05, lesson.INCHES
+    shown = (inches >= 57) & (inches <= 77)  # the heights worth drawing: the rest have almost no students
     fig, (ax, ax_mech) = new_figure(2, width=5.4, height=3.7)
-    ax.bar(INCHES[shown], scores[shown] / scores.sum(), color="0.85", label="share of students (scores / n)")
+    ax.bar(inches[shown], scores[shown] / scores.sum(), color="0.85", label="share of students (scores / n)")
     for e, color in zip(EM_EPSILONS, THREE, strict=True):
-        ax.plot(INCHES[shown], mech.exponential_probabilities(scores, 1.0, e)[shown], "o-", ms=3, color=color,
+        ax.plot(inches[shown], mech.exponential_probabilities(scores, 1.0, e)[shown], "o-", ms=3, color=color,
                 label=f"Pr[output], ε = {e:g}")
     ax.set(xlabel="candidate height (inches)", ylabel="probability",
            title="exponential mechanism: the most common height")
     ax.legend(fontsize=7, loc="upper left")
-    centre = (INCHES >= 61) & (INCHES <= 71)
-    colors = (COLORS["laplace"], COLORS["zcdp"], COLORS["classical"])
-    for i, ((name, m), color) in enumerate(zip(selections(eps).items(), colors, strict=True)):
-        ax_mech.bar(INCHES[centre] + (i - 1) * 0.27, m.probabilities(scores)[centre], width=0.27, color=color,
-                    label=f"{name}: OPT − E[s] = {m.expected_shortfall(scores):.1f}")
+    centre, chosen = (inches >= 61) & (inches <= 71), lesson.selections(eps)
+    labels = [f"{name}: OPT − E[s] = {m.expected_shortfall(scores):.1f}" for name, m in chosen.items()]
+    grouped_bars(ax_mech, inches[centre], [m.probabilities(scores)[centre] for m in chosen.values()], 0.27,
+                 colors=(COLORS["laplace"], COLORS["zcdp"], COLORS["classical"]), labels=labels)
     ax_mech.set(xlabel="candidate height (inches)", ylabel="exact Pr[output]", ylim=(0, 0.95),
                 title=f"three private selections at scale 2Δ/ε, ε = {eps:g}, Δ = 1")
     ax_mech.legend(fontsize=7, loc="upper left")
@@ -65,7 +51,8 @@ def figure_exponential():
 def figure_utility(seed: int = SEED, draws: int = 100_000):
     """Left: the utility theorem, Pr[s <= OPT - (2Δ/ε)(ln|R| + t)] against its bound e^{-t},
     exact and simulated (intervals at the notebook's level). Right: OPT - E[s] as the output space grows."""
-    scores, eps, t, level = height_scores(), 0.1, np.linspace(0, 5, 21), 1 - 0.01 / 16  # 16 intervals, 99%
+    scores, eps, t = lesson.height_scores(), 0.1, np.linspace(0, 5, 21)
+    level = 1 - 0.01 / 16  # the notebook's 16 intervals, family-wise 99%
     thresholds = mech.exponential_utility_threshold(scores.max(), scores.size, 1.0, eps, t)
     out = scores[mech.exponential_mechanism(scores, 1.0, eps, size=draws, rng=seed)]
     fails = np.array([np.sum(out <= th) for th in thresholds])
@@ -75,8 +62,8 @@ def figure_utility(seed: int = SEED, draws: int = 100_000):
     ax.step(fine_t, mech.exponential_utility_failure_probability(scores, 1.0, eps, fine_t), where="post",
             color=COLORS["laplace"], lw=1.5, label="exact probability")
     seen = fails > 0
-    simulated = TheoryVsEmpirical(ax, color=COLORS["laplace"], label=f"{draws:,} draws", show_theory=False)
-    simulated.update([], [], t[seen], proportion_ci(fails[seen], draws, level))
+    simulated = simulated_points(ax, t[seen], proportion_ci(fails[seen], draws, level),
+                                 color=COLORS["laplace"], label=f"{draws:,} draws")
     simulated.points.set_label(f"{draws:,} draws: simulated ({level:.2%} CI, the notebook's level)")
     ax.set(yscale="log", ylim=(1e-5, 1e2), xlabel="t", ylabel="Pr[s(output) ≤ OPT − (2Δ/ε)(ln|R| + t)]",
            title=f"utility theorem, most common height, ε = {eps:g}")
@@ -84,7 +71,8 @@ def figure_utility(seed: int = SEED, draws: int = 100_000):
     extra = np.unique(np.round(np.geomspace(1, 1e6, 25)).astype(int))
     sizes = scores.size + extra
     for eps_g, color in zip((0.005, 0.01, 0.02), THREE, strict=True):
-        gaps = [mech.ExponentialMechanism(1.0, eps_g).expected_shortfall(padded_scores(k)) for k in extra]
+        em = mech.ExponentialMechanism(1.0, eps_g)
+        gaps = [em.expected_shortfall(lesson.padded_scores(k)) for k in extra]
         ax_grow.plot(sizes, gaps, "-", color=color, lw=1.8, label=f"ε = {eps_g:g}")
         ax_grow.plot(sizes, (2 / eps_g) * (np.log(sizes) + 1), ":", color=color, lw=1.2)
     ax_grow.plot([], [], "k-", lw=1.5, label="exact OPT − E[s]")
@@ -98,24 +86,17 @@ def figure_utility(seed: int = SEED, draws: int = 100_000):
     return fig
 
 
-def cell_labels(bits: int) -> list[str]:
-    """Short names of the cells of X: sex (F/M), then tall (T) or not (s), then BMI >= 25 (+/−)."""
-    codes = ("FM", "sT", "−+")[:bits]
-    return ["".join(c[(j >> (bits - 1 - i)) & 1] for i, c in enumerate(codes)) for j in range(2**bits)]
-
-
 def figure_net(seed: int = SEED, draws: int = 20_000):
     """The net mechanism on the YRBSS universe (n = 1000, |X| = 8, all 256 predicates, m = 20):
     the exact distribution of its max error, draws, OPT, the non-vacuous bound and the seed's."""
-    state, n = net_state(N_DEFAULT, 3, M_STATIC), N_DEFAULT
+    state, n = lesson.net_state(N_DEFAULT, 3, M_STATIC), N_DEFAULT
     values, cdf = state.error_distribution(EPSILON)
-    errs = np.sort(state.errors[state.sample(EPSILON, size=draws, rng=seed)])
     bound = nm.net_error_bound(state.opt, state.net.shape[0], 1 / n, EPSILON, BETA)
     two_alpha, worst_case = 2 * nm.net_alpha(256, M_STATIC), 2 * nm.net_covering_radius(8, M_STATIC)
     fig, (ax,) = new_figure(1, width=7.5, height=3.8)
     ax.step(values, cdf, where="post", color=COLORS["laplace"], lw=1.8, label="exact Pr[max error ≤ x]")
-    ax.step(errs, (np.arange(errs.size) + 1) / errs.size, where="post", color="k", lw=1, ls="--",
-            label=f"{draws:,} releases: their share with error ≤ x")
+    ecdf(ax, state.errors[state.sample(EPSILON, size=draws, rng=seed)], step=True, color="k", lw=1, ls="--",
+         label=f"{draws:,} releases: their share with error ≤ x")
     ax.axvline(state.opt, color="0.4", ls=":", lw=1.2,
                label=f"OPT, best database in the net: {state.opt:.3f}")
     ax.axvline(bound, color=COLORS["bound"], ls="--", lw=1.5,
@@ -135,7 +116,7 @@ def figure_net(seed: int = SEED, draws: int = 20_000):
 def figure_lemma12(seed: int = SEED, trials: int = 4000):
     """Lemma 12: how often a random subsample of size m misses some predicate by more than alpha,
     against the union bound 2|C| e^{-2 m alpha^2}."""
-    state, ms = net_state(N_DEFAULT, 3, M_STATIC), np.array([5, 10, 20, 40, 80, 160, 320])
+    state, ms = lesson.net_state(N_DEFAULT, 3, M_STATIC), np.array([5, 10, 20, 40, 80, 160, 320])
     h, q = state.histogram, state.queries
     fig, (ax,) = new_figure(1, width=7.0, height=3.6)
     for alpha, color in zip((0.05, 0.1, 0.2), THREE, strict=True):
@@ -149,8 +130,8 @@ def figure_lemma12(seed: int = SEED, trials: int = 4000):
         else:
             ax.plot([], [], " ", label=f"2|C| e^(−2mα²) ≥ 1 for α = {alpha:g} at every m shown")
         seen = fails > 0
-        TheoryVsEmpirical(ax, color=color, label=f"α = {alpha:g}, {trials:,} subsamples", show_theory=False
-                          ).update([], [], ms[seen], proportion_ci(fails[seen], trials))
+        simulated_points(ax, ms[seen], proportion_ci(fails[seen], trials), color=color,
+                         label=f"α = {alpha:g}, {trials:,} subsamples")
         if not seen.all():  # no failure at all: the interval's upper end, as a downward triangle
             ax.plot(ms[~seen], proportion_ci(fails[~seen], trials).high, "v", color=color, ms=6, mfc="none",
                     label=f"α = {alpha:g}: 0 of {trials:,}: ▽ = 95% CI top, not a rate (can top the bound)")
@@ -165,7 +146,7 @@ def figure_lemma12(seed: int = SEED, trials: int = 4000):
 def figure_compare(seed: int = SEED, draws: int = 20_000):
     """Max error over the 256 predicates of three epsilon-DP releases (n = 1000, eps = 1),
     with each one's (1 - beta) bound."""
-    state, n = net_state(N_DEFAULT, 3, M_STATIC), N_DEFAULT
+    state, n = lesson.net_state(N_DEFAULT, 3, M_STATIC), N_DEFAULT
     h, q, size = state.histogram, state.queries, state.net.shape[0]
     laplace = nm.laplace_answers_max_errors(h, q, EPSILON, draws=draws, rng=seed)
     noisy_histogram = nm.noisy_histogram_max_errors(h, q, EPSILON, draws=draws, rng=seed + 1)
@@ -180,9 +161,7 @@ def figure_compare(seed: int = SEED, draws: int = 20_000):
         "Theorem 3's, Lap(256/(nε)), basic composition": mech.laplace_accuracy_k(1 / n, 256, EPSILON, BETA)}
     fig, (ax,) = new_figure(1, width=7.5, height=6.0)
     for (name, errs), color in zip(runs.items(), colors, strict=False):
-        e = np.sort(errs)
-        ax.plot(e, (np.arange(e.size) + 1) / e.size, "-", color=color, lw=1.8,
-                label=f"{name}: median {np.median(e):.3f}")
+        ecdf(ax, errs, "-", color=color, lw=1.8, label=f"{name}: median {np.median(errs):.3f}")
     for (name, b), color, style in zip(bounds.items(), colors, ("--", "--", "--", ":"), strict=True):
         ax.axvline(b, color=color, ls=style, lw=1.2, label=f"bound at β = {BETA:g}: {name} = {b:.3g}")
     ax.set(xscale="log", xlim=(2e-3, 5), ylim=(0, 1.02), xlabel="max error over the 256 predicates",
@@ -204,8 +183,9 @@ def figure_scaling(n: int = 10**6, log2_universe: int = 40):
     fig, (ax, ax_time) = new_figure(2, width=5.4, height=4.4)
     ax.plot(n_queries, mech.laplace_accuracy_k(1 / n, n_queries, EPSILON, BETA), "-", color=COLORS["laplace"],
             lw=1.8, label="Laplace on the answers, ε-DP (Thm 3)")
-    ax.plot(n_queries, mech.laplace_accuracy_k(1 / n, n_queries, EPSILON, BETA, DELTA), "--", lw=1.2,
-            color=COLORS["laplace"], label=f"Laplace, (ε, δ = 10^{math.log10(DELTA):.0f})-DP (Thm 3, Thm 2)")
+    delta = lesson.DELTA
+    ax.plot(n_queries, mech.laplace_accuracy_k(1 / n, n_queries, EPSILON, BETA, delta), "--", lw=1.2,
+            color=COLORS["laplace"], label=f"Laplace, (ε, δ = 10^{math.log10(delta):.0f})-DP (Thm 3, Thm 2)")
     ax.plot(n_queries, [b[0] for b in best], "-", color=COLORS["zcdp"], lw=1.8,
             label="net mechanism (best m)")
     ax.plot(n_queries, hist[log2_universe], "-", color=COLORS["classical"], lw=1.8, label="noisy histogram")
@@ -261,8 +241,8 @@ class NetView:
 
     def update(self, values: dict, seed: int) -> str:
         eps, n, bits = float(values["epsilon"]), int(values["n"]), int(values["universe"])
-        m, k = min(int(values["m"]), nm.largest_net_m(2**bits, LIVE_MAX)), 2**bits
-        state = net_state(n, bits, m)
+        m, k = min(int(values["m"]), nm.largest_net_m(2**bits, lesson.LIVE_MAX)), 2**bits
+        state = lesson.net_state(n, bits, m)
         x, cdf = state.error_distribution(eps)
         shown = np.maximum(x, PANEL_X_MIN)  # an error of 0 (OPT = 0) at the left edge of the log axis
         self.cdf.set_data(np.r_[shown[0], shown], np.r_[0.0, cdf])
@@ -276,7 +256,7 @@ class NetView:
             for j, bar in enumerate(bars):
                 bar.set_visible(j < k)
                 bar.set_height(share[j] if j < k else 0.0)
-        self.ax_bars.set_xticks(np.arange(k), cell_labels(bits), fontsize=7)
+        self.ax_bars.set_xticks(np.arange(k), nm.yrbss_cell_labels(bits), fontsize=7)
         self.ax_bars.set_xlim(-0.6, k - 0.4)
         self.ax_bars.set_ylim(0, max(0.6, 1.1 * max(s.max() for s in shares)))
         beyond = state.error_tail(eps, bound)
@@ -290,21 +270,22 @@ class NetView:
 
 
 def figure_net_panel(seed: int = SEED):
-    return w.view_figure(NetView, {"epsilon": EPSILON, "n": N_DEFAULT, "universe": 3, "m": M_LIVE}, seed)
+    values = {"epsilon": EPSILON, "n": N_DEFAULT, "universe": 3, "m": lesson.M_LIVE}
+    return w.view_figure(NetView, values, seed)
 
 
 def net_panel(seed: int = SEED) -> w.SliderPanel:
     import ipywidgets as widgets
 
-    def m_slider(bits: int) -> int:  # the net over 2^bits cells stays within LIVE_MAX databases
-        return nm.largest_net_m(2**bits, LIVE_MAX)
+    def m_slider(bits: int) -> int:  # the net over 2^bits cells stays within lesson.LIVE_MAX databases
+        return nm.largest_net_m(2**bits, lesson.LIVE_MAX)
 
     controls = {"epsilon": w.epsilon_slider(EPSILON, low=0.02, high=5.0, continuous_update=True),
                 "n": widgets.IntSlider(value=N_DEFAULT, min=100, max=12_000, step=100, description="n",
                                        continuous_update=False),
                 "universe": widgets.Dropdown(options=[(f"|X| = {2**b}", b) for b in (1, 2, 3)], value=3,
                                              description="universe"),
-                "m": widgets.IntSlider(value=M_LIVE, min=1, max=m_slider(3), description="m",
+                "m": widgets.IntSlider(value=lesson.M_LIVE, min=1, max=m_slider(3), description="m",
                                        continuous_update=False)}
     controls["universe"].observe(lambda change: setattr(controls["m"], "max", m_slider(change["new"])),
                                  names="value")  # a smaller universe allows a larger m

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.ticker import NullFormatter
 
 from dplab.accounting import BasicFilter, ZCDPFilter, epsilons, filter_trace
+from dplab.lab import plots
+from dplab.lab import widgets as w
 from dplab.lab.lessons.l06_adaptive_filters import report as lesson
-from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, TheoryVsEmpirical, new_figure
-from dplab.lab.widgets import BrowserStep, PanelCase, SliderPanel, promise, view_figure, view_panel
+from dplab.lab.plots import ACCOUNTANT_STYLES, COLORS, PALETTE, new_figure, value_ticks
 from dplab.mechanisms import Gaussian
 from dplab.mechanisms import noise_reduction as nr
 from dplab.simulate import Estimate, mean_ci
@@ -80,18 +80,16 @@ def figure_noise_reduction(seed: int = lesson.SEED, paths: int = 6):
     ax_lap.plot(eps, nr.laplace_noise_reduction(100.0, 1.0, eps, size=paths, rng=seed).T, "o-", ms=4, lw=1.2)
     ax_lap.plot([], [], "o-", color="0.4", ms=4, lw=1.2, label="a run, one colour each (flat: noise kept)")
     ax_lap.axhline(100.0, color="k", ls="--", lw=1, label="true value 100")
-    ax_lap.set(xscale="log", xticks=eps, xticklabels=[f"{e:g}" for e in eps], ylabel="released value",
-               xlabel="ε of the release (rising: less noise)", title=f"Laplace noise reduction, {paths} runs")
-    ax_lap.xaxis.set_minor_formatter(NullFormatter())
+    ax_lap.set(xscale="log", ylabel="released value", xlabel="ε of the release (rising: less noise)",
+               title=f"Laplace noise reduction, {paths} runs")
+    value_ticks(ax_lap.xaxis, eps)
     ax_lap.legend(fontsize=7)
     times = np.geomspace(lesson.BROWNIAN_TIMES[0], lesson.BROWNIAN_TIMES[-1] / 8, 200)
     ax_bm.plot(times, nr.brownian_noise_reduction(0.0, 1.0, times, size=paths, rng=seed + 1).T, "-", lw=1.0)
     ax_bm.fill_between(times, -1.96 * np.sqrt(times), 1.96 * np.sqrt(times), color="0.85", label="±1.96 √t")
-    ax_bm.set(xscale="log", xlim=(times[0], times[-1]), xticks=(ticks := times[0] / 2.0 ** np.arange(8)),
-              xticklabels=[f"{t:g}" for t in ticks],  # every time from 8 down to 1/16 labelled
-              xlabel="time t = variance (decreasing: less noise)", ylabel="released noise W_t",
-              title="Brownian noise reduction, sampled backwards")
-    ax_bm.xaxis.set_minor_formatter(NullFormatter())
+    ax_bm.set(xscale="log", xlim=(times[0], times[-1]), xlabel="time t = variance (decreasing: less noise)",
+              ylabel="released noise W_t", title="Brownian noise reduction, sampled backwards")
+    value_ticks(ax_bm.xaxis, times[0] / 2.0 ** np.arange(8))  # every time from 8 down to 1/16 labelled
     ax_bm.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
@@ -110,8 +108,8 @@ def figure_martingale(seed: int = lesson.SEED):
              (ax_wrong, lambda lam: nr.brownian_martingale_terms(*peek, 1.0, lam), COLORS["bound"],
               "stop when the next output is larger (peeks)"))
     for axis, terms, color, label in cases:
-        line = TheoryVsEmpirical(axis, color=color, label=label, show_theory=False, confidence=lesson.LEVEL)
-        line.update([], [], lams, Estimate.stack([mean_ci(terms(float(lam)), lesson.LEVEL) for lam in lams]))
+        estimates = Estimate.stack([mean_ci(terms(float(lam)), lesson.LEVEL) for lam in lams])
+        plots.simulated_points(axis, lams, estimates, color=color, label=label, confidence=lesson.LEVEL)
     for axis, ylim, title, loc in ((ax, (0.97, 1.03), "the identity holds (2·10⁵ stopped paths)", 3),
                                    (ax_wrong, (0.4, 1.55), "and fails when the loss or rule is wrong", 2)):
         axis.axhline(1.0, color="k", ls="--", lw=1, label="the identity: 1")
@@ -125,12 +123,10 @@ def figure_experiment():
     """The lab's version of the paper's experiment: counts per method and budget; at eps = 1, quality."""
     table = lesson.released_table()
     fig, (ax, ax_quality) = new_figure(2, width=5.4, height=4.6)
-    methods = lesson.METHODS
-    width = 0.8 / len(methods)
-    x = np.arange(len(lesson.EPSILONS))
-    for i, method in enumerate(methods):
-        ax.bar(x + (i - (len(methods) - 1) / 2) * width, table[method], width=width,
-               color=METHOD_COLORS[method], label=method.replace("_", " "))
+    methods, x = lesson.METHODS, np.arange(len(lesson.EPSILONS))
+    labels = [m.replace("_", " ") for m in methods]
+    plots.grouped_bars(ax, x, [table[m] for m in methods], 0.8 / len(methods),
+                       colors=[METHOD_COLORS[m] for m in methods], labels=labels)
     ax.set(xticks=x, xticklabels=[f"ε = {e:g}" for e in lesson.EPSILONS], xlabel="budget (δ = 10⁻⁶)",
            ylabel=f"counts released (of 1000, mean of {lesson.REPEATS})",
            title=f"counts released (release rule met), τ = {lesson.TARGET:g}")
@@ -162,8 +158,7 @@ class SweepView:
         ax.set(xscale="log", xlim=(0.22, 4.5), ylim=(0, 1050), xlabel="budget ε (δ fixed)",
                ylabel="counts released (of 1000)",
                title="the lab's reconstruction of the experiment: counts released (rule met)")
-        ax.set_xticks(PANEL_EPSILONS, [f"{e:g}" for e in PANEL_EPSILONS])
-        ax.xaxis.set_minor_formatter(NullFormatter())
+        value_ticks(ax.xaxis, PANEL_EPSILONS)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.9))
         self.fig.tight_layout()
         self.dynamic = [*self.lines.values(), self.here, self.text]
@@ -180,22 +175,19 @@ class SweepView:
         return (f"{here}: counts released: {counts}. "
                 "<i>ε follows the drag along the precomputed sweep; δ and τ rerun the experiment "
                 "(5 to 10 s) and update on release.</i>"
-                + promise(epsilon=eps, delta=delta))  # the filters guarantee (eps, delta)-DP
+                + w.promise(epsilon=eps, delta=delta))  # the filters guarantee (eps, delta)-DP
 
 
 def figure_sweep_panel(epsilon: float = 1.0, delta: float = lesson.DELTA, target: float = lesson.TARGET):
-    return view_figure(SweepView, {"epsilon": epsilon, "delta": delta, "target": target}, lesson.SEED)
+    return w.view_figure(SweepView, {"epsilon": epsilon, "delta": delta, "target": target}, lesson.SEED)
 
 
-def sweep_panel(seed: int = lesson.SEED) -> SliderPanel:
-    from ipywidgets import SelectionSlider
-    return view_panel(SweepView, {
-        "epsilon": SelectionSlider(options=[(f"{e:g}", e) for e in PANEL_EPSILONS], value=1.0,
-                                   description="epsilon", continuous_update=True),
-        "delta": SelectionSlider(options=[("1e-08", 1e-8), ("1e-06", 1e-6), ("1e-04", 1e-4)],
-                                 value=lesson.DELTA, description="delta", continuous_update=False),
-        "target": SelectionSlider(options=[("0.05", 0.05), ("0.1", 0.1), ("0.2", 0.2)], value=lesson.TARGET,
-                                  description="target τ", continuous_update=False)}, seed)
+def sweep_panel(seed: int = lesson.SEED) -> w.SliderPanel:
+    return w.view_panel(SweepView, {
+        "epsilon": w.value_slider(PANEL_EPSILONS, 1.0, "epsilon"),
+        "delta": w.value_slider((1e-8, 1e-6, 1e-4), lesson.DELTA, "delta", fmt="{:.0e}",
+                                continuous_update=False),
+        "target": w.value_slider((0.05, 0.1, 0.2), lesson.TARGET, "target τ", continuous_update=False)}, seed)
 
 
 def figures() -> dict[str, object]:
@@ -204,5 +196,5 @@ def figures() -> dict[str, object]:
             "06_experiment": figure_experiment(), "06_sweep_panel": figure_sweep_panel()}
 
 
-PANELS = (PanelCase("06 sweep panel (epsilon, along the precomputed sweep)", sweep_panel,
-                    {"epsilon": list(PANEL_EPSILONS) * 2}, BrowserStep(0, "epsilon", "1.587", "ε = 1.59")),)
+PANELS = (w.PanelCase("06 sweep panel (epsilon, along the precomputed sweep)", sweep_panel,
+                    {"epsilon": list(PANEL_EPSILONS) * 2}, w.BrowserStep(0, "epsilon", "1.587", "ε = 1.59")),)
