@@ -794,6 +794,6 @@ def consistent_candidates(answers: ArrayLike, n_bits: int, bound: float) -> np.n
     qf = q.astype(float)  # sums of at most 14 ones: exact in floating point
     ok = np.zeros(q.shape[0], dtype=bool)
     for start in range(0, q.shape[0], 256):
-        worst = np.max(np.abs(qf @ qf[start:start + 256].T - y[:, None]), axis=0)
-        ok[start:start + 256] = worst <= bound
+        largest_miss = np.max(np.abs(qf @ qf[start:start + 256].T - y[:, None]), axis=0)
+        ok[start:start + 256] = largest_miss <= bound
     return q[ok]

@@ -5,16 +5,16 @@ errors, errors over all ranges in O(k), an optimised strategy, and DAWA.
 materialising them; ``strategies``: one class per strategy (a dense base class and
 fast subclasses); ``theory``: exact expected errors and what follows from them;
 ``optimization``: the p-Identity strategy of McKenna et al. 2018; ``dawa``: the data-aware
-workload-adaptive mechanism of Li et al. 2014. ``dplab.range_queries.NAME`` re-exports every
-module's public names.
+workload-adaptive mechanism of Li et al. 2014 (with ``greedy_h``, its second stage).
+``dplab.range_queries.NAME`` re-exports these modules' public names. ``dawa_privacy`` (the
+partition step's exact privacy loss) and ``dawa_presets`` (the presets' errors) summarise
+simulations, so they stand on dplab.simulate, a later layer: import them by their own path.
 """
 
-from importlib import import_module
-
 from dplab._namespace import reexport
+from dplab.range_queries import dawa, errors, greedy_h, histograms, optimization, strategies, theory
 
-#: the modules, foundation first
-MODULES = ("histograms", "errors", "strategies", "theory", "optimization", "greedy_h", "dawa", "dawa_privacy",
-           "dawa_presets")
+#: the re-exported modules, foundation first
+MODULES = (histograms, errors, strategies, theory, optimization, greedy_h, dawa)
 
-__all__ = reexport(globals(), [import_module(f"dplab.range_queries.{name}") for name in MODULES])
+__all__ = reexport(globals(), list(MODULES))

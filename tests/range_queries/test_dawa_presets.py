@@ -14,12 +14,11 @@ from dplab.range_queries import (
     LAB_1B,
     LAB_2B,
     PUBLISHED,
-    best_proven_preset,
     dawa_errors,
     interval_costs,
     noisy_costs,
-    preset_error_ratios,
 )
+from dplab.range_queries.dawa_presets import best_proven_preset, preset_error_ratios
 
 #: notebook 9's who-wins grid (dplab/lab/lessons/l09_data_dependent_noise/report.py)
 SHAPES, EPSILONS = ("heights", "uniform", "spiky", "zipf"), (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)

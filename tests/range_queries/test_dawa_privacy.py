@@ -15,6 +15,8 @@ from dplab.range_queries import (
     LAB_2B,
     PUBLISHED,
     DawaPartition,
+)
+from dplab.range_queries.dawa_privacy import (
     partition_loss_audit,
     singletons_loss,
     singletons_probability,
