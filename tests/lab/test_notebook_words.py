@@ -1,5 +1,6 @@
-"""A notebook a lecturer can walk through: its markdown is at most 3,000 words and no markdown cell
-is over 300 (issue 27's limits; a topic that does not fit goes into TEACHING.md)."""
+"""A notebook a lecturer can walk through: its markdown is at most 3,000 words (2,000 for notebook 9,
+issue 28) and no markdown cell is over 300 (issue 27's limits; a topic that does not fit goes into
+TEACHING.md)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from dplab.lab.paths import notebooks_dir
 NOTEBOOKS = sorted(notebooks_dir().glob("*.ipynb"))
 #: the limits: words of markdown per notebook, words per markdown cell
 NOTEBOOK_WORDS, CELL_WORDS = 3000, 300
-#: notebooks whose rewrite is still to come (issue 28 rewrites notebooks 7 and 9)
-NOT_YET = {"07_reconstruction_attack", "09_data_dependent_noise"}
+#: notebooks with a lower limit (issue 28: notebook 9 a student can read)
+LIMITS = {"09_data_dependent_noise": 2000}
+#: notebooks whose rewrite is still to come (issue 28 rewrites notebook 7)
+NOT_YET = {"07_reconstruction_attack"}
 
 
 def markdown_words(path) -> list[int]:
@@ -37,6 +40,7 @@ def test_words_are_counted_by_whitespace(tmp_path):
 def test_a_notebook_fits_a_walkthrough(path):
     """catches: a lesson growing past what a 90-minute walkthrough can read, or one cell a wall of text."""
     words = markdown_words(path)
-    assert sum(words) <= NOTEBOOK_WORDS, f"{path.name}: {sum(words)} words of markdown"
+    limit = LIMITS.get(path.stem, NOTEBOOK_WORDS)
+    assert sum(words) <= limit, f"{path.name}: {sum(words)} words of markdown (limit {limit})"
     long = [(i, w) for i, w in enumerate(words) if w > CELL_WORDS]  # (index among markdown cells, words)
     assert not long, f"{path.name}: markdown cells over {CELL_WORDS} words: {long}"

@@ -6,6 +6,7 @@ import math
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.ticker import NullFormatter, StrMethodFormatter
 from scipy import stats
 
 import dplab.smooth_sensitivity as ss
@@ -13,18 +14,18 @@ from dplab.lab.lessons.l09_data_dependent_noise import report as lesson
 from dplab.lab.lessons.l09_data_dependent_noise.report import DELTA, HIGH, LOW, SEED, SHARE, STRATEGIES, K
 from dplab.lab.plots import PALETTE, errorbar_ci, new_figure
 from dplab.lab.widgets import BrowserStep, PanelCase, ViewPanel, epsilon_slider, promise
-from dplab.range_queries.dawa import LAB_2B, dawa, dawa_errors, partition_noise_scale
+from dplab.range_queries.dawa import dawa, dawa_errors, partition_noise_scale
 from dplab.simulate import Estimate
 
 STRATEGY_COLORS = dict(zip(STRATEGIES, (PALETTE[1], PALETTE[2], PALETTE[4]), strict=True))
-DAWA_COLOR = PALETTE[0]  # blue: apart from identity's orange
+DAWA_COLOR, MERGING_COLOR = PALETTE[0], PALETTE[3]  # blue: apart from identity's orange; vermillion
 
 
 def figure_who_wins():
-    """DAWA's error per range query (its interval, and its two parts) against the data-independent
-    strategies', each relative to identity's, on each shape."""
-    fig, axes = new_figure(4, width=3.0, height=3.4)
-    eps = np.array(lesson.EPSILONS)
+    """The default DAWA's error per range query (its interval, and its merging part) against the
+    data-independent strategies' and the comparison presets', each relative to identity's, per shape."""
+    fig, axes = new_figure(4, width=3.0, height=3.6)
+    eps, others = np.array(lesson.EPSILONS), lesson.comparisons()
     identity = np.array([lesson.data_independent_error("identity", e) for e in lesson.EPSILONS])
     for i, (ax, shape) in enumerate(zip(axes, lesson.SHAPES, strict=True)):
         label = i == 0
@@ -32,23 +33,22 @@ def figure_who_wins():
             ratio = lesson.data_independent_error(name, 1.0) / lesson.data_independent_error("identity", 1.0)
             ax.axhline(ratio, color=STRATEGY_COLORS[name], lw=1.4, ls="-" if name == "identity" else "--",
                        label=f"{name} (exact)" if label else None)
-        errs = [lesson.dawa_error(shape, e) for e in lesson.EPSILONS]
-        # the two parts first, under DAWA's line
-        ax.plot(eps, np.array([err.merging.mean() for err in errs]) / identity, "v:", color=DAWA_COLOR, ms=5,
-                label="DAWA's merging error (bias² given its partition)" if label else None)
-        ax.plot(eps, np.array([err.noise.mean() for err in errs]) / identity, "^:", color="0.35", ms=5,
-                label="DAWA's totals' noise (variance given its partition)" if label else None)
+        for j, (name, style, note) in enumerate(zip(others.presets, ("s--", "x:", "D-."), (
+                ": the lab's earlier rules", ", not ε₁-DP", ", not ε₁-DP"), strict=True)):
+            ax.plot(eps, others.ratios[j, i], style, color="0.45", lw=1, ms=4, mfc="none",
+                    label=f"{name}{note} ({lesson.COMPARISON_TRIALS} partitions)" if label else None)
+        merging = np.array([lesson.dawa_error(shape, e).merging.mean() for e in lesson.EPSILONS]) / identity
+        ax.plot(eps, np.maximum(merging, 1.2e-3), "v:", color=MERGING_COLOR, ms=5,
+                label="LAB_1B's merging error (bias²; ▾ at the floor: below 10⁻³)" if label else None)
         ci = [lesson.dawa_interval(shape, e) for e in lesson.EPSILONS]  # as shares of identity's error:
         ci = [Estimate(c.estimate / r, c.low / r, c.high / r, c.confidence)
               for c, r in zip(ci, identity, strict=True)]
-        errorbar_ci(ax, eps, ci, fmt="o-", color=DAWA_COLOR, lw=1.6, ms=4, capsize=3,
-                    label=f"DAWA ({lesson.TRIALS:,} partitions, 99.9%)" if label else None)
-        # every point drawn must fall inside the y range
-        ax.set(xscale="log", yscale="log", ylim=(1e-4, 10), title=f"{shape}", xlabel="ε (n = 12,579 rows)")
-        if i == 0:
-            ax.set_ylabel("error per range query / identity's")
+        errorbar_ci(ax, eps, ci, fmt="o-", color=DAWA_COLOR, lw=1.8, ms=4, capsize=3,
+                    label=f"DAWA, default LAB_1B ({lesson.TRIALS:,} partitions, 99.9%)" if label else None)
+        ax.set(xscale="log", yscale="log", ylim=(1e-3, 10), title=f"{shape}", xlabel="ε (n = 12,579 rows)")
+        ax.set_ylabel("error per range query / identity's" if label else "")
     fig.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    fig.tight_layout(rect=(0, 0.17, 1, 1))
     return fig
 
 
@@ -56,27 +56,25 @@ def figure_partitions():
     x = lesson.histogram("heights")
     fig, axes = new_figure(3, width=4.0, height=3.4)
     for ax, eps in zip(axes, (0.01, 0.1, 1.0), strict=True):
-        release = dawa(x, eps, share=SHARE, partition=LAB_2B, rng=SEED)
+        release = dawa(x, eps, share=SHARE, rng=SEED)
         ax.bar(np.arange(x.size), x, width=1.0, color="0.75", label="true counts")
         ax.set(xlim=(-0.5, x.size - 0.5), title=f"ε = {eps:g}: {len(release.buckets)} buckets",
                xlabel="bin (256 bins of 1/256 m from 1.20 m)", ylabel="rows")
         ax.step(np.arange(K + 1) - 0.5, np.append(release.estimate, release.estimate[-1]), where="post",
                 color=DAWA_COLOR, lw=1.2, label="DAWA's estimate (one run)")
-        for first, _ in release.buckets[1:]:
-            ax.axvline(first - 0.5, ymin=0, ymax=0.04, color="k", lw=0.8)
+        ax.vlines([b[0] - 0.5 for b in release.buckets[1:]], 0, 0.04, transform=ax.get_xaxis_transform(),
+                  color="k", lw=0.8)
         # the true counts' tops on top: where the estimate matches (eps = 1) it hides the bars
         full = np.flatnonzero(x)
         ax.plot(full, x[full], "_", color="k", ms=5, mew=1.2, label="true count's top")
-        ax.set_xlim(-0.5, K - 0.5)
     # above the panels: inside, any corner covers counts of some panel
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=3, fontsize=8, frameon=False)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", ncol=3, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 0.92))
     return fig
 
 
 def figure_median():
-    eps = np.geomspace(0.01, 3, 25)
+    eps = np.geomspace(0.01, 3, 13)
     h, median = lesson.heights(), lesson.median()
     fig, (ax, ax_r) = new_figure(2, width=4.2, height=3.5)
     ax.axhline(ss.median_global_sensitivity(LOW, HIGH), color=PALETTE[1], lw=1.6,
@@ -107,32 +105,35 @@ def figure_median():
 
 
 def figure_local_leak(epsilon: float = 1.0):
-    x, x_prime = lesson.PAIR
-    m = float(np.sort(x)[2])
+    (x, x_prime), m = lesson.PAIR, float(np.sort(lesson.PAIR[0])[2])
     grid = np.linspace(1.3, 2.1, 801)
     fig, (ax, ax_s) = new_figure(2, width=4.2, height=3.4)
     ls_prime = ss.median_local_sensitivity(x_prime, LOW, HIGH)
-    ax.vlines(m, 0, 1, color=PALETTE[0], lw=3, label="x: LS = 0, no noise: probability 1 at 1.68")
+    ax.annotate("", (m, 1.0), (m, 0.0), arrowprops=dict(arrowstyle="-|>", color=PALETTE[0], lw=3))
+    ax.plot([], [], color=PALETTE[0], lw=3, label="x: LS = 0, no noise:\na point mass at 1.68")
     scale = ls_prime / epsilon
     ax.plot(grid, stats.laplace.pdf(grid, m, scale) * 2 * scale, color=PALETTE[3], lw=1.6,  # peak 1
             label=f"x′: LS = {ls_prime:.2f}, Lap(LS/ε)")
     # headroom above the curves for the legend
-    ax.set(ylim=(0, 1.5), xlabel="released median (m)", ylabel="x′: density, scaled to peak 1",
+    ax.set(ylim=(0, 1.5), xlabel="released median (m)", ylabel="x′: density, scaled to peak 1 (x: arrow)",
            title="noise from local sensitivity: not private")
     ax.legend(fontsize=7, loc="upper center")
-    beta = ss.smooth_beta(epsilon, DELTA)
-    top = 0.0
+    beta, grid = ss.smooth_beta(epsilon, DELTA), np.linspace(m - 8, m + 8, 801)  # the smooth noise's tails
+    global_scale = ss.median_global_sensitivity(LOW, HIGH) / epsilon
+    ax_s.plot(grid, stats.laplace.pdf(grid, m, global_scale), color=PALETTE[1], lw=1.4,
+              label=f"global: Lap((hi − lo)/ε) = Lap({global_scale:.2f})")
+    top = 1 / (2 * global_scale)  # the global density's peak
     # x solid and wide, x′ dashed on top: the two curves coincide when S* does
     for data, color, name, style, width in ((x, PALETTE[0], "x", "-", 3.0),
                                             (x_prime, PALETTE[3], "x′", "--", 1.6)):
         s = ss.median_smooth_sensitivity(data, LOW, HIGH, beta)
         density = stats.laplace.pdf(grid, m, 2 * s / epsilon)
         top = max(top, float(density.max()))
-        ax_s.plot(grid, density, color=color, ls=style, lw=width, label=f"{name}: S* = {s:.3f} m")
+        ax_s.plot(grid, density, color=color, ls=style, lw=width, label=f"{name}: Lap(2S*/ε), S* = {s:.3f} m")
     ax_s.set(ylim=(0, 1.6 * top), xlabel="released median (m)", ylabel="density",
              title=f"smooth sensitivity (ε = {epsilon:g})")
-    ax_s.text(0.5, 0.3, "here x and x′ share median and S*:\none distribution; in general S*\n"
-              "keeps them within (ε, δ)", transform=ax_s.transAxes, ha="center", fontsize=8)
+    ax_s.text(0.02, 0.45, "x and x′: one S*,\none curve, wider\nthan the global", transform=ax_s.transAxes,
+              fontsize=7)
     ax_s.legend(fontsize=7, loc="upper center")
     fig.tight_layout()
     return fig
@@ -145,11 +146,9 @@ PANEL_NS = (200, 500, 1000, 2000, 5000, 12579, 50_000, 200_000)
 
 
 class DawaView:
-    """One DAWA run drawn over the histogram of (shape, n), as shares of the n rows, and the error
-    per range query of DAWA (mean over PANEL_RUNS partitions; beside it, its merging error alone) and of
-    the data-independent strategies (exact), relative to identity's, at eps and the partition's share.
-    Both plots keep their axes while eps and the share move (a new shape or n rescales the left one),
-    so such a step redraws only the changed artists."""
+    """One run of the default DAWA over the histogram of (shape, n), as shares of the n rows, and the
+    error per range query of DAWA (mean over PANEL_RUNS partitions), its merging error and the
+    data-independent strategies' (exact) over identity's; the right axis widens when a bar would leave it."""
 
     def __init__(self):
         self.fig, (self.ax, self.ax_e) = new_figure(2, width=4.4, height=3.5)
@@ -171,14 +170,14 @@ class DawaView:
         # own value, not a bar: on a log axis a bar's length from an arbitrary floor means nothing
         colors = [DAWA_COLOR] + [STRATEGY_COLORS[s] for s in STRATEGIES]
         self.err_bars = self.ax_e.bar([0, 2, 3, 4], np.zeros(4), bottom=1.0, color=colors)
-        (self.bias_mark,) = self.ax_e.plot([1], [1], "D", color=DAWA_COLOR, mfc="white", mew=1.5, ms=7)
+        (self.bias_mark,) = self.ax_e.plot([1], [1], "D", color=MERGING_COLOR, mfc="white", mew=1.5, ms=7)
         self.ax_e.axhline(1.0, color=STRATEGY_COLORS["identity"], lw=1.5)
-        self.ax_e.text(2, 1.25, "1", ha="center", va="bottom", fontsize=8, color="0.2")
-        self.bias_text = self.ax_e.text(1, 2e-4, "", ha="center", va="bottom", fontsize=8, color=DAWA_COLOR)
-        self.ax_e.set(xticks=range(5), yscale="log", ylim=(1e-4, 1e3), xlim=(-0.6, 4.6),
-                      ylabel="error per range query / identity's")
+        self.bias_text = self.ax_e.text(1, 0.3, "", ha="center", va="bottom", fontsize=8, color=MERGING_COLOR)
+        self.ax_e.set(xticks=range(5), yscale="log", yticks=np.outer(10.0**np.arange(-2, 4), (1, 3)).ravel(),
+                      ylim=(0.2, 3.0), xlim=(-0.6, 4.6), ylabel="error per range query / identity's")
         self.title_e = self.ax_e.text(0.5, 1.02, "ε = 0.1: lowest is p-Identity", fontsize=9, ha="center",
                                       transform=self.ax_e.transAxes)
+        self.ax_e.yaxis.set(major_formatter=StrMethodFormatter("{x:g}"), minor_formatter=NullFormatter())
         self.ax_e.set_xticklabels([self.labels[0], "DAWA's\nmerging", *self.labels[1:]], fontsize=7)
         self.fig.tight_layout()
         self.scale = None
@@ -189,7 +188,7 @@ class DawaView:
         eps, n = float(values["epsilon"]), int(values["n"])
         shape, share = str(values["shape"]), float(values["share"])
         x = lesson.histogram(shape, n)
-        err = dawa_errors(x, eps, size=PANEL_RUNS, partition=LAB_2B, share=share, rng=seed)
+        err = dawa_errors(x, eps, size=PANEL_RUNS, share=share, rng=seed)
         self.hist.set_data(values=x / n)
         estimate = err.example.estimate / n
         self.step.set_ydata(np.append(estimate, estimate[-1]))
@@ -203,11 +202,16 @@ class DawaView:
             marks.set_data(np.flatnonzero(off), np.full(np.count_nonzero(off), y))
         self.title.set_text(f"{shape}, n = {n:,}: {len(err.example.buckets)} buckets")
         errors = [err.mean] + [lesson.data_independent_error(s, eps) for s in STRATEGIES]
-        for bar, e in zip(self.err_bars, errors, strict=True):
-            bar.set_height(e / errors[1] - 1.0)
+        ratios, (low, high) = np.array(errors) / errors[1], self.ax_e.get_ylim()
+        if ratios.min() < 1.2 * low or ratios.max() > high / 1.2:  # widen when a bar would leave it
+            low, high = min(0.2, ratios.min() / 2), max(3.0, 2 * ratios.max())
+            self.ax_e.set_ylim(low, high)
+        for bar, r in zip(self.err_bars, ratios, strict=True):
+            bar.set_height(r - 1.0)
         merging, b = float(err.merging.mean()), partition_noise_scale(share * eps)
-        self.bias_mark.set_ydata([merging / errors[1] if merging > 0 else np.nan])
-        self.bias_text.set_text("" if merging > 0 else "0")
+        self.bias_mark.set_ydata([max(merging / errors[1], 1.3 * low)])  # below the axis: at its floor
+        self.bias_text.set_position((1, 1.6 * low))
+        self.bias_text.set_text("" if merging / errors[1] > 1.3 * low else "below" if merging > 0 else "0")
         best = min(range(4), key=lambda i: errors[i])
         self.title_e.set_text(f"ε = {eps:.3g}: lowest here is {self.labels[best].replace(chr(10), ' ')}")
         return (f"DAWA spends {share:.0%} of ε = {eps:.3g} on the partition (noise Lap({b:.3g}) "
