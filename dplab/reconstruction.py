@@ -332,6 +332,12 @@ def lp_attack(queries: ArrayLike, answers: ArrayLike, *, objective: str = "l1",
     return (res.x[:n] >= 0.5).astype(np.uint8)
 
 
+def _worst_errors(qf: np.ndarray, y: np.ndarray, start: int) -> np.ndarray:
+    """max_q |<q, c> - y_q| for the (up to) 256 candidates c = qf[start:start + 256] (every subset
+    query q a row of qf, in the order of y)."""
+    return np.max(np.abs(qf @ qf[start:start + 256].T - y[:, None]), axis=0)
+
+
 def exhaustive_attack(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarray:
     """Dinur & Nissim 2003: given all 2^n subset sums (in the order of
     :func:`all_subset_queries`) each within E of the truth, return a database c with
@@ -344,7 +350,7 @@ def exhaustive_attack(answers: ArrayLike, n_bits: int, bound: float) -> np.ndarr
     bound = check_nonnegative(bound, "bound")
     qf = q.astype(float)  # sums of at most 14 ones: exact in floating point, and BLAS-fast
     for start in range(0, q.shape[0], 256):
-        worst = np.max(np.abs(qf @ qf[start:start + 256].T - y[:, None]), axis=0)
+        worst = _worst_errors(qf, y, start)
         ok = np.flatnonzero(worst <= bound)
         if ok.size:
             return q[start + ok[0]].copy()
@@ -389,9 +395,9 @@ def ls_recovery_theory(n_bits: ArrayLike, n_queries: ArrayLike, noise_sd: ArrayL
     Bit i is right when its estimation error is below 1/2 on the right side, with probability
     Phi(1 / (2 sigma sqrt(v_i))), v_i = ((A^T A)^-1)_ii (:func:`ls_recovery_exact`). For a random
     0/1 design write A = (11^T + B)/2, B a random +-1 matrix: the all-ones part only concerns the
-    bits' total, and B^T B / 4 is a Wishart matrix (m degrees of freedom, n dimensions) whose
-    inverse has mean 4 I / (m - n - 1): v_i is about 4 / (m - n). An approximation (the v_i vary;
-    non-Gaussian noise is Gaussian only in the limit): it needs m > n.
+    bits' total, and B^T B / 4 is approximately a Wishart matrix (exactly for Gaussian B; m degrees of
+    freedom, n dimensions) whose inverse has mean 4 I / (m - n - 1): v_i is about 4 / (m - n). An
+    approximation (the v_i vary; non-Gaussian noise is Gaussian only in the limit): it needs m > n.
     """
     n = check_positive_int(n_bits, "n_bits", array_ok=True)
     m = check_positive_int(n_queries, "n_queries", array_ok=True)
@@ -650,6 +656,15 @@ class ReconstructionChallenge:
     def remaining(self) -> int:
         return self.level.max_queries - self.asked
 
+    def random_queries(self, *, rng=None) -> np.ndarray:
+        """The rest of the allowance as random subsets (:func:`subset_queries`); once it is used up (a
+        challenge cell run twice, say) a ValueError that says so."""
+        if self.remaining <= 0:
+            raise ValueError(f"level {self.level.name!r}, seed {self.seed}: the allowance of "
+                             f"{self.level.max_queries} queries is used up in this Python session (restart "
+                             "the kernel, or take another seed for a new secret)")
+        return subset_queries(self.remaining, self.n_bits, rng=rng)
+
     def ask(self, queries: ArrayLike) -> np.ndarray:
         """Noisy answers to the rows of ``queries`` (one row: one answer)."""
         a = np.asarray(queries)
@@ -794,6 +809,6 @@ def consistent_candidates(answers: ArrayLike, n_bits: int, bound: float) -> np.n
     qf = q.astype(float)  # sums of at most 14 ones: exact in floating point
     ok = np.zeros(q.shape[0], dtype=bool)
     for start in range(0, q.shape[0], 256):
-        largest_miss = np.max(np.abs(qf @ qf[start:start + 256].T - y[:, None]), axis=0)
-        ok[start:start + 256] = largest_miss <= bound
+        worst = _worst_errors(qf, y, start)
+        ok[start:start + 256] = worst <= bound
     return q[ok]

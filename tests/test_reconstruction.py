@@ -314,6 +314,19 @@ def test_least_squares_on_dp_answers_stays_under_the_bound():
 # --- the challenge ---------------------------------------------------------------------------------
 
 
+@pytest.mark.catches("reconstruction.challenge_used_up_unchecked")
+def test_the_challenge_says_when_its_allowance_is_used_up():
+    """catches: reconstruction.challenge_used_up_unchecked (a re-run challenge cell asked subset_queries
+    for 0 queries and failed with an error about n_queries)."""
+    challenge = reconstruction_challenge("warm-up", seed=77)
+    queries = challenge.random_queries(rng=0)
+    assert queries.shape == (256, 64) and challenge.remaining == 256  # drawn, not yet asked
+    challenge.ask(queries)
+    for again in (challenge, reconstruction_challenge("warm-up", seed=77)):  # the re-run cell, a new oracle
+        with pytest.raises(ValueError, match="'warm-up', seed 77: the allowance of 256 queries is used up"):
+            again.random_queries(rng=0)
+
+
 def test_the_challenge_shares_its_allowance_never_replays_noise_and_grades():
     one = reconstruction_challenge("threshold", seed=3)
     two = reconstruction_challenge("threshold", seed=3)  # the same secret, not a new budget
