@@ -21,7 +21,8 @@ factor lies in the Laplace tail, exactly exponential, so the ratio is exp(sum ov
 dev_B(x')/b_B): with b_B = 2 (1 - 1/L)/eps1 every such candidate adds eps1. At k = 3, c = 1 the
 loss is 2 eps1; at k = 8, c = 3 it is 7 eps1 (2 candidates of length 2, 4 of length 4, 1 of 8);
 DPCOMP's larger scales give 12/7 eps1 and 6.15 eps1. The loss grows with the number of candidates
-holding c, about 2k: the report-noisy-min argument fails because one row moves many scores.
+holding c: (k - 1) eps1 at the worst bin for k = 2..8; report-noisy-min fails because one
+row moves many scores.
 
 **The lab's rules** (LAB_2B, LAB_1B: Lap(4/eps1) on every candidate, singletons included) are
 eps1-DP by the shift argument of dawa's module docstring; ``two_bin_loss`` computes the exact loss

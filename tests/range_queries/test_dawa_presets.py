@@ -31,11 +31,11 @@ def histogram(shape: str) -> np.ndarray:
     return rq.synthetic_histogram(shape, 256, total=N, rng=SEED)
 
 
-@pytest.mark.catches("dawa.clamp_ignored")
+@pytest.mark.catches("dawa.clamp_ignored", "dawa.cost_noise_sensitivity_1")
 def test_each_presets_noisy_costs_by_hand():
-    """catches: DPCOMP's noisy costs not clamped at 0. The same seeded draws, scaled by hand: LAB
-    4/eps1 on every length; PUBLISHED 2 (1 - 1/L)/eps1 and DPCOMP (2 - 1/L - 1/k)/eps1, 0 on
-    singletons, DPCOMP clamped at 0."""
+    """catches: DPCOMP's noisy costs not clamped at 0; the lab's cost noise 2/eps1. The same seeded
+    draws, scaled by hand: LAB 4/eps1 on every length; PUBLISHED 2 (1 - 1/L)/eps1 and DPCOMP
+    (2 - 1/L - 1/k)/eps1, 0 on singletons, DPCOMP clamped at 0."""
     x = np.array([0.0, 4, 4, 1, 0, 9, 2, 2, 2, 0, 0])
     k, eps1 = x.size, 0.7
     costs = interval_costs(x)

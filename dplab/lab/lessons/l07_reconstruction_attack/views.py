@@ -276,8 +276,8 @@ class DPView(_BitsView):
         return (f"ε = {eps:.3g}, {split} split ({kind} noise, scale {scale:.3g} per answer): this release "
                 f"lets least squares recover {share:.1%} of {DP_N} bits (formula {formula:.1%}); no attacker "
                 f"can expect more than {bound:.1%} per bit, on average over secrets (one release of 256 bits "
-                f"scatters about 3 points around it; a guess that asks no query beats it on "
-                f"{rec.blind_guess_tail(DP_N, bound):.0%} of the secrets)."
+                f"scatters about 3 points around its expected share; a guess that asks no query beats the "
+                f"bound on {rec.blind_guess_tail(DP_N, bound):.0%} of the secrets)."
                 # the basic split is eps-DP; the advanced and zCDP splits are (eps, DELTA)-DP
                 + lab_widgets.promise(epsilon=eps, delta=0.0 if split == "basic" else DELTA))
 
