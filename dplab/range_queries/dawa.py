@@ -6,8 +6,9 @@ bucket totals measured by a strategy of notebook 3 and spread uniformly within e
 paper measures the totals with GreedyH, a binary hierarchy over the buckets weighted greedily for
 the workload: ``strategy="greedy_h"``; identity by default, as in notebook 9's figures.)
 
-**The partition's rules** (``DawaPartition``): PUBLISHED (the paper as read here: noise scaled to
-each interval's cost sensitivity 2 (1 - 1/L)/eps1, none on singletons, penalty 1/eps2), DPCOMP
+**The partition's rules** (``DawaPartition``): PUBLISHED (the lab's reconstruction of the paper's rule,
+not checked against its text: noise scaled to each interval's cost sensitivity 2 (1 - 1/L)/eps1,
+none on singletons, penalty 1/eps2), DPCOMP
 (dpcomp_core's code: (2 - 1/L - 1/k)/eps1 on intervals of length >= 2, noisy costs clamped at 0,
 penalty 1/eps2; the code's share is 0.5 in 1-D), LAB_2B (the lab's earlier rules: Lap(4/eps1) on
 every candidate, penalty 1/eps2 + 2b, no clamping) and LAB_1B (the same, penalty 1/eps2 + b).
