@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike
 from scipy import linalg, stats
 
 from dplab._checks import as_result, check_nonnegative, check_positive_int
-from dplab.reconstruction import answer_noise
+from dplab.reconstruction import _bits, answer_noise
 
 __all__ = [
     "MAX_DENSE_HADAMARD",
@@ -85,19 +85,12 @@ def hadamard_queries(n_bits: int) -> np.ndarray:
     return ((1 + linalg.hadamard(n)) // 2).astype(np.uint8)
 
 
-def _bits(bits: ArrayLike) -> np.ndarray:
-    x = np.asarray(bits)
-    if x.ndim != 1 or x.size == 0 or not np.all((x == 0) | (x == 1)):
-        raise ValueError(f"bits must be a non-empty 1-d array of 0s and 1s, got bits of shape {x.shape}")
-    return x.astype(float)
-
-
 def hadamard_answers(bits: ArrayLike, *, noise: str = "uniform", scale: float, rng=None) -> np.ndarray:
     """The n answers A x + e to the queries A = (J + H)/2, computed as (sum(x) + H x)/2 by one
     :func:`fwht`, with the noise of :func:`dplab.reconstruction.answer_queries` (uniform on [-E, E],
     Gaussian or Laplace; independent per answer). For a DP release take (noise, scale) from
     :func:`dplab.reconstruction.dp_answer_noise` with n queries (person 0 is in all n of them)."""
-    x = _bits(bits)
+    x = _bits(bits).astype(float)  # the transform sums them: no uint8 overflow
     n = _power_of_two(x.size, "len(bits)")
     return (x.sum() + fwht(x)) / 2 + answer_noise(noise, scale, n, rng=rng)
 
@@ -126,7 +119,7 @@ def hadamard_shares(bits: ArrayLike, scales: ArrayLike, *, noise: str = "uniform
     sigma or Laplace b), a len(scales) x draws array, from one draw of standard noise z per release:
     the estimate is linear, x + s A^-1 z, so one transform serves every scale (common random numbers,
     as :class:`dplab.reconstruction.LeastSquaresDesign` does for least squares)."""
-    x = _bits(bits)
+    x = _bits(bits).astype(float)  # the transform sums them: no uint8 overflow
     n = _power_of_two(x.size, "len(bits)")
     scales = np.atleast_1d(check_nonnegative(scales, "scales", array_ok=True))
     k = check_positive_int(draws, "draws")

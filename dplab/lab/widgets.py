@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import ipywidgets as widgets
@@ -35,7 +35,6 @@ __all__ = [
     "PanelCase",
     "SliderPanel",
     "delta_slider",
-    "dropdown",
     "epsilon_slider",
     "k_slider",
     "promise",
@@ -223,12 +222,6 @@ def view_figure(view: Callable[[], object], values: Mapping[str, object], seed: 
 
 
 # --- shared view helpers (issue 25) ---
-
-
-def dropdown(options: Sequence, value: object, description: str) -> widgets.Dropdown:
-    """A panel's menu: ``options`` (labels, or (label, value) pairs) with ``value`` chosen, named
-    ``description`` in the panel (its key in the View's ``values`` is the panel's to choose)."""
-    return widgets.Dropdown(options=options, value=value, description=description)
 
 
 @dataclass(frozen=True)

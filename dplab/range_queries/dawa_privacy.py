@@ -47,7 +47,7 @@ from dplab.range_queries.dawa import (
     interval_costs,
     noisy_costs,
 )
-from dplab.simulate import Estimate
+from dplab.simulate import Estimate, proportion_ci
 
 __all__ = [
     "partition_loss_audit",
@@ -202,8 +202,8 @@ def partition_loss_audit(x: ArrayLike, c: int, epsilon1: float, epsilon2: float,
     ka = np.array([np.count_nonzero(a == o) for o in outputs])
     kb = np.array([np.count_nonzero(b == o) for o in outputs])
     alpha = (1 - confidence) / (2 * max(outputs.size, 1))
-    low_a, high_a = stats.beta.ppf(alpha, ka, runs - ka + 1), stats.beta.ppf(1 - alpha, ka + 1, runs - ka)
-    low_b, high_b = stats.beta.ppf(alpha, kb, runs - kb + 1), stats.beta.ppf(1 - alpha, kb + 1, runs - kb)
+    in_a, in_b = proportion_ci(ka, runs, 1 - 2 * alpha), proportion_ci(kb, runs, 1 - 2 * alpha)
+    low_a, high_a, low_b, high_b = in_a.low, in_a.high, in_b.low, in_b.high
     with np.errstate(divide="ignore", invalid="ignore"):
         bound = np.nanmax(np.maximum(np.log(low_a / high_b), np.log(low_b / high_a)), initial=0.0)
         both = (ka >= 100) & (kb >= 100)

@@ -7,7 +7,7 @@ import pytest
 
 import dplab
 from dplab.lab.lessons.l01_laplace_vs_gaussian import views as lesson
-from dplab.lab.widgets import delta_slider, dropdown, epsilon_slider, k_slider
+from dplab.lab.widgets import delta_slider, epsilon_slider, k_slider
 
 
 def test_error_panel_redraws_on_slider_and_new_draw():
@@ -197,9 +197,3 @@ def test_view_panel_and_view_figure_pass_the_values_and_the_seed():
     assert fig.axes[0].get_lines()[0].get_ydata()[1] == 3.0
 
 
-def test_dropdown_is_a_menu_with_its_choice():
-    """catches: the shared menu helper dropping the chosen value or the panel's label."""
-    menu = dropdown(["both", "Algorithm 1"], "Algorithm 1", "algorithm")
-    assert (list(menu.options), menu.value, menu.description) == (["both", "Algorithm 1"], "Algorithm 1",
-                                                                  "algorithm")
-    assert dropdown([("|X| = 2", 1), ("|X| = 4", 2)], 2, "universe").label == "|X| = 4"

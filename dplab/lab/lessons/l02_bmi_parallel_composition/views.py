@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import partial
 
+import ipywidgets
 import numpy as np
 
 from dplab import bmi, contingency, simulate
@@ -110,8 +111,10 @@ def figure_bmi_error(epsilon: float = 1.0, neighbours: str = "add_remove", seed:
 def bmi_panel(seed: int = SEED) -> widgets.SliderPanel:
     return widgets.view_panel(BMIErrorView, {
         "epsilon": widgets.epsilon_slider(1.0),
-        "algorithm": widgets.dropdown(["both", "Algorithm 1", "Algorithm 2"], "both", "algorithm"),
-        "neighbours": widgets.dropdown(["add_remove", "replace"], "add_remove", "neighbours")}, seed)
+        "algorithm": ipywidgets.Dropdown(options=["both", "Algorithm 1", "Algorithm 2"], value="both",
+                                        description="algorithm"),
+        "neighbours": ipywidgets.Dropdown(options=["add_remove", "replace"], value="add_remove",
+                                         description="neighbours")}, seed)
 
 
 def figure_inference(seed: int = SEED, trials: int = 40_000):

@@ -132,7 +132,8 @@ def range_panel(seed: int = SEED) -> widgets.SliderPanel:
                                         continuous_update=False),
         "branching": ipywidgets.IntSlider(value=2, min=2, max=64, description="branching",
                                           continuous_update=False),
-        "strategy": widgets.dropdown(list(PANEL_STRATEGIES), "hierarchy + inference", "strategy")}, seed)
+        "strategy": ipywidgets.Dropdown(options=list(PANEL_STRATEGIES), value="hierarchy + inference",
+                                           description="strategy")}, seed)
 
 
 def figure_orders(epsilon: float = 1.0):
