@@ -90,7 +90,7 @@ for _namespace, _names in CORE.items():
         globals()[_name] = getattr(_modules[_namespace], _name)
 del _namespace, _names, _name
 
-__all__ = sorted([name for names in CORE.values() for name in names] + ["check"])
+__all__ = sorted([name for names in CORE.values() for name in names] + ["check", "progress", "solution"])
 
 #: Flat names of earlier versions whose thing has a new form, not just a new namespace.
 RENAMED = {
@@ -124,10 +124,10 @@ def home(name: str) -> str | None:
 def __getattr__(name: str):
     """``dplab.check`` imports the lab's exercise registry on first use (PEP 562); a name outside
     the flat core raises an AttributeError that names its namespace."""
-    if name == "check":
-        from dplab.lab.registry import check
+    if name in ("check", "solution", "progress"):
+        from dplab.lab import registry
 
-        return check
+        return getattr(registry, name)
     where = home(name)
     if where is not None and not name.startswith("__"):
         raise AttributeError(f"dplab.{name} is not in the flat core: use {where}")
@@ -135,4 +135,5 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(__all__) | set(NAMESPACES) | {"lab", "check", "CORE", "NAMESPACES", "RENAMED", "home"})
+    return sorted(set(__all__) | set(NAMESPACES)
+                  | {"lab", "check", "progress", "solution", "CORE", "NAMESPACES", "RENAMED", "home"})

@@ -66,13 +66,34 @@ def all_mutants() -> tuple[Mutant, ...]:
     """Every lesson's ``MUTANTS`` in teaching order (dplab.lab.registry.lesson_mutants); ids are unique."""
     from dplab.lab.registry import lesson_mutants
 
-    out = [m for mutants in lesson_mutants().values() for m in mutants]
+    out = [m for mutants in lesson_mutants().values() for m in mutants] + list(LAB_MUTANTS)
     seen: set[str] = set()
     for m in out:
         if m.id in seen:
             raise ValueError(f"mutant id {m.id!r} is declared twice")
         seen.add(m.id)
     return tuple(out)
+
+
+_EXERCISES = "dplab/lab/exercises.py"
+#: slips in the lab's own machinery (the exercise checker), caught by tests/lab/test_exercises.py
+LAB_MUTANTS = (
+    Mutant("exercises.bool_as_number", _EXERCISES, "    if isinstance(value, (bool, np.bool_)):\n",
+           "    if isinstance(value, bool):\n", "numpy's True taken as the number 1"),
+    Mutant("exercises.nan_accepted", _EXERCISES, "    if not math.isfinite(number):\n",
+           "    if number is None:\n", "NaN and inf judged as wrong numbers instead of malformed answers"),
+    Mutant("exercises.long_sequence_first", _EXERCISES, "        if size != 1:\n", "        if size < 1:\n",
+           "a list of several values judged by its first"),
+    Mutant("exercises.no_rounded_key", _EXERCISES,
+           "            or math.isclose(given, round_sig(expected, figures), rel_tol=1e-9, abs_tol=1e-15))",
+           "            or False)", "the key rounded to two significant figures rejected"),
+    Mutant("exercises.mistakes_ignored", _EXERCISES, "        for mistake in self.mistakes:\n",
+           "        for mistake in ():\n", "every wrong answer gets the generic hint"),
+    Mutant("exercises.student_error_raises", _EXERCISES,
+           "            except Exception as error:  # noqa: BLE001",
+           "            except ValueError as error:  # noqa: BLE001",
+           "an exception inside a student's function stops the answer loop"),
+)
 
 
 def applicable(mutant: Mutant, root: Path) -> str | None:

@@ -21,10 +21,11 @@ from importlib.util import find_spec
 from types import ModuleType
 
 from dplab.lab import lessons
-from dplab.lab.exercises import Exercise
+from dplab.lab.exercises import Exercise, Verdict
 from dplab.lab.report import ReportRow, evaluate_rows
 
-__all__ = ["all_exercises", "all_report_rows", "answer_key", "check", "lesson_bench", "lesson_exercises",
+__all__ = ["RECORDED", "all_exercises", "all_report_rows", "answer_key", "check", "progress", "solution",
+           "lesson_bench", "lesson_exercises",
            "lesson_mutants", "lesson_names", "lesson_panels", "lesson_reports", "lesson_views"]
 
 
@@ -44,8 +45,14 @@ def lesson_views() -> list[ModuleType]:
 
 
 def lesson_exercises() -> list[ModuleType]:
-    """Every lesson's ``exercises`` module (its EXERCISES; no plotting)."""
-    return [import_module(f"dplab.lab.lessons.{name}.exercises") for name in lesson_names()]
+    """Every lesson's ``exercises`` module (its EXERCISES; no plotting) and, where the lesson has one,
+    its ``implement`` module (the "implement it" exercises: EXERCISES too)."""
+    modules = []
+    for name in lesson_names():
+        modules.append(import_module(f"dplab.lab.lessons.{name}.exercises"))
+        if find_spec(f"dplab.lab.lessons.{name}.implement") is not None:
+            modules.append(import_module(f"dplab.lab.lessons.{name}.implement"))
+    return modules
 
 
 def lesson_panels() -> dict[str, tuple]:
@@ -85,29 +92,70 @@ def all_exercises() -> dict[str, Exercise]:
     return exercises
 
 
-def check(exercise_id: str, answer: float | str | None) -> bool:
-    """Print whether ``answer`` is right (numbers: within 1%) with a hint if not; return the
-    verdict. ``answer=None`` (not answered yet) prints the question and returns False."""
+#: the latest verdict dplab.check gave each exercise in this kernel (``python -m dplab grade`` reads it)
+RECORDED: dict[str, Verdict] = {}
+
+
+def _notebook_ids(exercise_id: object) -> str:
+    """One line naming the ids a student can use: the notebook's own when its number is recognisable."""
     exercises = all_exercises()
-    if exercise_id not in exercises:
-        raise ValueError(
-            f"exercise_id must be one of {sorted(exercises)}, got exercise_id={exercise_id!r}"
-        )
-    exercise = exercises[exercise_id]
-    if answer is None:
-        options = f" Options: {', '.join(exercise.choices)}." if exercise.choices else ""
-        print(f"{exercise_id}: no answer yet. {exercise.question}{options}")
+    notebooks = sorted({i.split(".")[0] for i in exercises})
+    prefix = str(exercise_id).split(".")[0].zfill(2) if isinstance(exercise_id, (str, int, float)) else ""
+    if prefix in notebooks:
+        ids = [i for i in exercises if i.startswith(prefix + ".")]
+        return f"there is no exercise {exercise_id!r}; notebook {prefix}'s are {', '.join(ids)}"
+    return (f"there is no exercise {exercise_id!r}; ids look like \"01.1\" (notebooks "
+            f"{', '.join(notebooks)})")
+
+
+def check(exercise_id: str, answer: object = None) -> bool:
+    """Print whether ``answer`` is right, wrong (with the hint for the mistake made), malformed (what
+    was expected) or missing (``None``: the question is printed); record the verdict; return whether it
+    is right. Never raises, so an answer loop checks every exercise."""
+    exercises = all_exercises()
+    if not isinstance(exercise_id, str) or exercise_id not in exercises:
+        print(_notebook_ids(exercise_id) + ".")
         return False
-    if exercise.choices is not None and (not isinstance(answer, str) or answer.strip().lower()
-                                         not in [c.lower() for c in exercise.choices]):
-        print(f"{exercise_id}: not one of the options ({answer!r}). Options: {', '.join(exercise.choices)}.")
-        return False
-    if exercise.is_right(answer):
-        print(f"{exercise_id}: right.")
-        return True
-    shown = f"{answer:.4g}" if exercise.choices is None else repr(answer)
-    print(f"{exercise_id}: not quite ({shown}). Hint: {exercise.hint}")
-    return False
+    verdict = exercises[exercise_id].verdict(answer)
+    RECORDED[exercise_id] = verdict
+    print(verdict.feedback)
+    return verdict.verdict == "right"
+
+
+def _key_entry(ex: Exercise) -> str:
+    options = f" [{' / '.join(ex.choices)}]" if ex.choices else ""
+    return (f"{ex.id}  {ex.question}{options}\n      answer: {ex.expected_text()}\n"
+            f"      solution: {ex.worked_solution()}")
+
+
+def solution(exercise_id: str) -> None:
+    """Print one exercise's question, answer and worked solution (its numbers computed by dplab)."""
+    exercises = all_exercises()
+    if not isinstance(exercise_id, str) or exercise_id not in exercises:
+        print(_notebook_ids(exercise_id) + ".")
+        return
+    print(_key_entry(exercises[exercise_id]))
+
+
+def progress(notebook: str | None = None) -> None:
+    """Print which exercises were answered right in this kernel: for ``notebook`` ("04"), or for every
+    notebook with at least one answer checked."""
+    exercises = all_exercises()
+    numbers = sorted({i.split(".")[0] for i in exercises})
+    if notebook is not None and str(notebook).zfill(2) not in numbers:
+        print(f"there is no notebook {notebook!r}; the notebooks are {', '.join(numbers)}.")
+        return
+    chosen = [str(notebook).zfill(2)] if notebook is not None else sorted(
+        {i.split(".")[0] for i in RECORDED})
+    if not chosen:
+        print("no answer checked yet in this kernel: run a notebook's exercise cell first.")
+        return
+    for number in chosen:
+        ids = [i for i in exercises if i.startswith(number + ".")]
+        said = {i: RECORDED[i].verdict if i in RECORDED else "not answered" for i in ids}
+        right = sum(v == "right" for v in said.values())
+        print(f"notebook {number}: {right} of {len(ids)} right; "
+              + ", ".join(f"{i} {v}" for i, v in said.items()))
 
 
 def answer_key(notebook: str | None = None) -> str:
@@ -119,12 +167,7 @@ def answer_key(notebook: str | None = None) -> str:
         if notebook not in numbers:
             raise ValueError(f"notebook must be one of {numbers}, got notebook={notebook!r}")
         exercises = [ex for ex in exercises if ex.id.split(".")[0] == notebook]
-    lines = []
-    for ex in exercises:
-        options = f" [{' / '.join(ex.choices)}]" if ex.choices else ""
-        lines.append(f"{ex.id}  {ex.question}{options}\n      answer: {ex.expected_text()}\n"
-                     f"      solution: {ex.solution}")
-    return "\n".join(lines)
+    return "\n".join(_key_entry(ex) for ex in exercises)
 
 
 def all_report_rows(progress=None) -> list[ReportRow]:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import subprocess
 import sys
+from decimal import Decimal
+from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import dplab
-from dplab.lab.exercises import Exercise
-from dplab.lab.registry import all_exercises, answer_key
+from dplab.lab.exercises import Exercise, Mistake
+from dplab.lab.paths import repo_root
+from dplab.lab.registry import RECORDED, all_exercises, answer_key
 
 
 def test_check_right_wrong_and_unanswered(capsys):
@@ -24,13 +29,102 @@ def test_check_right_wrong_and_unanswered(capsys):
     assert dplab.check("01.2", 2.9957)  # ln 20, within 1%
 
 
-def test_check_bad_input():
-    with pytest.raises(ValueError, match="exercise_id must be one of .* got exercise_id='9.9'"):
-        dplab.check("9.9", 1.0)
-    with pytest.raises(TypeError, match="answer must be a number"):
-        dplab.check("01.1", "eight")
-    with pytest.raises(TypeError, match="answer must be a number"):
-        dplab.check("01.1", True)
+MALFORMED = [True, np.True_, "8", "eight", [8.0, 4.0], np.array([8.0, 4.0]), [[8.0]], float("nan"),
+             float("inf"), -math.inf, 1j, {"a": 1}, object(), b"8"]
+
+
+@pytest.mark.catches("exercises.bool_as_number", "exercises.nan_accepted", "exercises.long_sequence_first")
+@pytest.mark.parametrize("answer", MALFORMED, ids=repr)
+def test_a_malformed_answer_gets_one_line_saying_what_was_expected(answer, capsys):
+    """catches: np.True_ taken as 1, NaN judged a wrong number, a list judged by its first value."""
+    assert dplab.check("01.1", answer) is False
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "expected" in out and "not quite" not in out
+    assert RECORDED["01.1"].verdict == "malformed"
+
+
+@pytest.mark.parametrize("answer", [8, 8.0, Fraction(8), Decimal("8"), np.float32(8), np.int64(8), [8],
+                                    (8.0,), np.array([8.0]), np.array([[8]])], ids=repr)
+def test_any_numeric_type_is_taken_as_its_value(answer, capsys):
+    assert dplab.check("01.1", answer)
+
+
+def test_a_wrong_fraction_gets_feedback_not_a_crash(capsys):
+    """Python 3.11 cannot format a Fraction with .4g: the feedback shows its float value."""
+    assert not dplab.check("01.1", Fraction(3, 2))
+    assert "not quite (1.5)" in capsys.readouterr().out
+
+
+def test_unknown_ids_name_the_notebooks_own_ids(capsys):
+    assert not dplab.check("01.99", 1.0)
+    out = capsys.readouterr().out
+    assert "01.99" in out and "01.1" in out and "02.1" not in out
+    assert not dplab.check(None, 1.0)
+    assert "ids look like" in capsys.readouterr().out
+    dplab.solution("07.99")
+    assert "07.1" in capsys.readouterr().out
+
+
+def _toy(**kw) -> Exercise:
+    return Exercise("x.1", "What is the variance of Lap(2)?", lambda: 8.0, "Var Lap(b) = 2 b².",
+                    "Var = 2 · 2² = {v}.", values=lambda: {"v": 8}, **kw)
+
+
+@pytest.mark.catches("exercises.no_rounded_key")
+def test_the_key_rounded_to_its_significant_figures_is_right():
+    """catches: a student who rounds as asked (0.0072 for 0.0071548) told "not quite"."""
+    ex = Exercise("x.2", "q", lambda: 0.0071548, "h", "s", rel_tol=0.001)
+    assert ex.verdict(0.0072).verdict == "right" and ex.verdict(0.0071).verdict == "wrong"
+    one = Exercise("x.3", "q (one significant figure is enough)", lambda: 0.0071548, "h", "s",
+                   rel_tol=0.001, sig_figs=1)
+    assert one.verdict(0.007).verdict == "right" and one.verdict(0.008).verdict == "wrong"
+
+
+@pytest.mark.catches("exercises.mistakes_ignored")
+def test_an_anticipated_mistake_gets_its_own_hint():
+    ex = _toy(mistakes=(Mistake(lambda: 4.0, "b² is half of it: the variance is 2b²."),
+                        Mistake(lambda: 2.0, "that is the scale b, not the variance.")))
+    assert "half of it" in ex.verdict(4.0).feedback and "the scale b" in ex.verdict(2.0).feedback
+    assert "Var Lap(b)" in ex.verdict(5.0).feedback
+    assert ex.worked_solution() == "Var = 2 · 2² = 8."
+
+
+@pytest.mark.catches("exercises.student_error_raises")
+def test_an_error_in_a_students_function_is_one_line():
+    def fn(value, sensitivity, epsilon, rng):
+        return value / 0
+
+    ex = Exercise("x.4", "Implement it", lambda: fn, "h", "s",
+                  implement=lambda f: (f(1, 1, 1, None) > 0, "ok"))
+    verdict = ex.verdict(fn)
+    assert verdict.verdict == "wrong" and "ZeroDivisionError" in verdict.feedback
+    assert ex.verdict(3.0).verdict == "malformed" and ex.verdict(None).verdict == "missing"
+
+
+def test_a_choice_explains_the_option_chosen():
+    ex = Exercise("x.5", "Which?", lambda: "b", "h", "s", choices=("a", "b"),
+                  explanations={"a": "a is the classic slip.", "b": "b follows from the proof."})
+    assert ex.verdict("a").feedback == "x.5: not quite (a). a is the classic slip."
+    assert ex.verdict(" B ").feedback == "x.5: right. b follows from the proof."
+    with pytest.raises(ValueError, match="explain every option"):
+        Exercise("x.6", "Which?", lambda: "b", "h", "s", choices=("a", "b"), explanations={"a": "..."})
+
+
+def test_solution_and_progress(capsys):
+    RECORDED.clear()
+    dplab.progress()
+    assert "no answer checked yet" in capsys.readouterr().out
+    dplab.check("01.1", 8.0)
+    dplab.check("01.2", "x")
+    capsys.readouterr()
+    dplab.progress()
+    out = capsys.readouterr().out
+    assert out.startswith("notebook 01: 1 of ") and "01.1 right" in out and "01.2 malformed" in out
+    dplab.progress("04")
+    assert "notebook 04: 0 of" in capsys.readouterr().out
+    dplab.solution("01.1")
+    out = capsys.readouterr().out
+    assert out.startswith("01.1 ") and "answer: 8" in out and "solution:" in out
 
 
 def test_every_exercise_answer_is_finite_and_checkable():
@@ -90,14 +184,69 @@ def _numbers(text: str) -> list[float]:
 
 
 def test_each_worked_solution_arrives_at_the_computed_answer():
-    """The key's worked solutions are typed: one of their numbers must be the answer (0.5%)."""
+    """One of the worked solution's numbers must be the answer (0.5%)."""
     for ex in all_exercises().values():
-        if ex.choices is not None:
-            assert ex.expected_text() in ex.solution, ex.id
+        if ex.kind == "implement":
+            continue
+        if ex.kind == "choice":
+            assert ex.expected_text() in ex.worked_solution(), ex.id
             continue
         answer = float(ex.answer())
-        assert any(math.isclose(x, answer, rel_tol=0.005) for x in _numbers(ex.solution)), \
-            (ex.id, answer, ex.solution)
+        assert any(math.isclose(x, answer, rel_tol=0.005) for x in _numbers(ex.worked_solution())), \
+            (ex.id, answer, ex.worked_solution())
+
+
+#: issue 29's format, notebook by notebook: the notebooks not converted yet (emptied as each lands)
+NOT_YET = {"01", "02", "03", "04", "05", "06", "07", "08", "09"}
+#: the notebooks with an "implement it" exercise (03 and 08 have none: notebooks/TEACHING.md says why)
+IMPLEMENT = {"01", "02", "04", "05", "06", "07", "09"}
+NOTEBOOKS = sorted({i.split(".")[0] for i in all_exercises()})
+
+
+def _typed_numbers(template: str) -> list[str]:
+    """The numbers written in a worked solution's template outside its {fields}."""
+    return re.findall(r"(?<![\w{.])\d+(?:\.\d+)?(?:e-?\d+)?", re.sub(r"\{[^}]*\}", " ", template))
+
+
+@pytest.mark.parametrize("number", NOTEBOOKS)
+def test_a_notebooks_exercises_are_worth_doing(number):
+    """Issue 29: at least six exercises; at most a quarter readable from a printed line or a figure;
+    an idea question with an explanation for every option; every numeric exercise anticipates two
+    mistakes (none of them right), its generic hint does not carry the answer, and its worked solution
+    types no number that the question does not give (small constants aside): the rest is computed."""
+    if number in NOT_YET:
+        pytest.skip(f"notebook {number}'s exercises are not in issue 29's format yet")
+    exercises = [ex for i, ex in all_exercises().items() if i.startswith(number + ".")]
+    assert len(exercises) >= 6
+    assert sum(ex.printed for ex in exercises) <= len(exercises) / 4
+    assert any(ex.kind == "choice" and set(ex.explanations) == set(ex.choices) for ex in exercises)
+    assert any(ex.kind == "implement" for ex in exercises) == (number in IMPLEMENT)
+    for ex in exercises:
+        if ex.kind != "number":
+            continue
+        assert len(ex.mistakes) >= 2, ex.id
+        assert not any(ex.is_right(m.answer()) for m in ex.mistakes), ex.id
+        key = float(ex.answer())
+        assert not any(math.isclose(x, key, rel_tol=0.01) for x in _numbers(ex.hint)), ex.id
+        given = set(_typed_numbers(ex.question))
+        typed = [x for x in _typed_numbers(ex.solution)
+                 if x not in given and not (x.isdigit() and int(x) <= 12)]
+        assert not typed, (ex.id, typed)
+
+
+def _answer_cell_ids(number: str) -> list[str]:
+    path = next((repo_root() / "notebooks").glob(f"{number}_*.ipynb"))
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    source = next("".join(c["source"]) for c in cells if "".join(c["source"]).startswith("answers = {"))
+    return re.findall(r'"(\d\d\.\w+)"\s*:', source)
+
+
+@pytest.mark.parametrize("number", NOTEBOOKS)
+def test_a_notebooks_answer_cell_lists_its_exercises(number):
+    """catches: an exercise added to exercises.py but missing from the notebook's answer cell (or a
+    stale id there): a student would never be asked it."""
+    ids = [i for i, ex in all_exercises().items() if i.startswith(number + ".") and ex.kind != "implement"]
+    assert _answer_cell_ids(number) == ids
 
 
 def test_a_name_that_is_not_an_option_gets_the_options(capsys):
