@@ -20,7 +20,7 @@ from dplab.lab.registry import RECORDED, all_exercises, answer_key
 
 
 def test_check_right_wrong_and_unanswered(capsys):
-    assert dplab.check("01.1", 8.0)
+    assert dplab.check("01.1", 18.0)
     assert "right" in capsys.readouterr().out
     assert not dplab.check("01.1", 4.0)
     assert "Hint" in capsys.readouterr().out
@@ -43,8 +43,8 @@ def test_a_malformed_answer_gets_one_line_saying_what_was_expected(answer, capsy
     assert RECORDED["01.1"].verdict == "malformed"
 
 
-@pytest.mark.parametrize("answer", [8, 8.0, Fraction(8), Decimal("8"), np.float32(8), np.int64(8), [8],
-                                    (8.0,), np.array([8.0]), np.array([[8]])], ids=repr)
+@pytest.mark.parametrize("answer", [18, 18.0, Fraction(18), Decimal("18"), np.float32(18), np.int64(18), [18],
+                                    (18.0,), np.array([18.0]), np.array([[18]])], ids=repr)
 def test_any_numeric_type_is_taken_as_its_value(answer, capsys):
     assert dplab.check("01.1", answer)
 
@@ -114,7 +114,7 @@ def test_solution_and_progress(capsys):
     RECORDED.clear()
     dplab.progress()
     assert "no answer checked yet" in capsys.readouterr().out
-    dplab.check("01.1", 8.0)
+    dplab.check("01.1", 18.0)
     dplab.check("01.2", "x")
     capsys.readouterr()
     dplab.progress()
@@ -124,7 +124,7 @@ def test_solution_and_progress(capsys):
     assert "notebook 04: 0 of" in capsys.readouterr().out
     dplab.solution("01.1")
     out = capsys.readouterr().out
-    assert out.startswith("01.1 ") and "answer: 8" in out and "solution:" in out
+    assert out.startswith("01.1 ") and "answer: 18" in out and "solution:" in out
 
 
 def test_every_exercise_answer_is_finite_and_checkable():
@@ -145,7 +145,7 @@ def test_cli_answers():
                          text=True, check=True).stdout
     for exercise_id in all_exercises():
         assert exercise_id in out
-    assert "answer: 8\n" in out
+    assert "answer: 18\n" in out
     assert out.count("solution: ") == len(all_exercises())
 
 

@@ -27,20 +27,21 @@ def _crossover_real(epsilon: float, delta: float, method: str = "analytic") -> f
 
 EXERCISES = [
     Exercise(
-        "01.1", "A query of sensitivity Δ = 2 is released with the Laplace mechanism at ε = 1. What is "
+        "01.1", "A query of sensitivity Δ = 3 (a sum of values clipped to [0, 3]) is released with "
+        "the Laplace mechanism at ε = 1. What is "
         "the mean squared error of the release?",
-        lambda: laplace_mse(2, 1.0),
+        lambda: laplace_mse(3, 1.0),
         "The noise is Lap(b) with b set by Δ and ε; the MSE of an unbiased release is the variance of "
         "its noise (section 1 gives the variance of Lap(b)).",
-        "The scale is b = Δ/ε = 2/1 = {b:g}. The release is unbiased, so its MSE is the variance of "
+        "The scale is b = Δ/ε = 3/1 = {b:g}. The release is unbiased, so its MSE is the variance of "
         "Lap(b), 2b² = 2 · {b2:g} = {mse:g}.",
-        mistakes=(Mistake(lambda: laplace_scale(2, 1.0) ** 2,
+        mistakes=(Mistake(lambda: laplace_scale(3, 1.0) ** 2,
                           "that is b², the square of the scale: the variance of Lap(b) is twice that."),
                   Mistake(lambda: laplace_mse(1, 1.0),
-                          "that is the MSE of a count (Δ = 1): here one row moves the query by up to 2, "
+                          "that is the MSE of a count (Δ = 1): here one row moves the query by up to 3, "
                           "and the scale grows with Δ.")),
-        values=lambda: {"b": laplace_scale(2, 1.0), "b2": laplace_scale(2, 1.0) ** 2,
-                        "mse": laplace_mse(2, 1.0)}),
+        values=lambda: {"b": laplace_scale(3, 1.0), "b2": laplace_scale(3, 1.0) ** 2,
+                        "mse": laplace_mse(3, 1.0)}),
     Exercise(
         "01.2", "A count is released with the Laplace mechanism at ε = 0.5. Which t is the noisy count "
         "off by at least t with probability 0.01?",

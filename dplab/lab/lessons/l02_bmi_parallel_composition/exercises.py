@@ -20,7 +20,7 @@ from dplab.contingency import contingency_expected_total_error
 from dplab.lab.exercises import Exercise, Mistake
 from dplab.mechanisms.laplace import laplace_mse, laplace_scale
 
-EPS_ALG = 0.25            # 02.1, 02.2: an ε the notebook's table does not print
+EPS_ALG = 0.4             # 02.1, 02.2: an ε the notebook's table does not print
 D, EPS_TABLE = 5, 0.5     # 02.4
 P, EPS_SUB = 0.05, 2.0    # 02.5: beyond the crossing ε*(0.05) = 1.371
 EPS_TOTALS = 2.0          # 02.6
@@ -34,7 +34,7 @@ def _q2() -> float:
 
 EXERCISES = [
     Exercise(
-        "02.1", "Algorithm 1 (each of the four answers with its own share of ε) at ε = 0.25: what is the "
+        "02.1", "Algorithm 1 (each of the four answers with its own share of ε) at ε = 0.4: what is the "
         "total expected squared error of the four answers?",
         lambda: bmi_expected_total_error(1, EPS_ALG),
         "Which share of ε does each answer get (sequential composition), which Laplace scale does "
@@ -52,7 +52,7 @@ EXERCISES = [
                         "c": bmi_expected_total_error(1, 1.0)}),
     Exercise(
         "02.2", "Algorithm 2 (four disjoint cells with Lap(1/ε), the totals added up from them) at "
-        "ε = 0.25, add/remove neighbours: what is the total expected squared error of the four answers "
+        "ε = 0.4, add/remove neighbours: what is the total expected squared error of the four answers "
         "(# M<25, # M, # F<25, # F)?",
         lambda: bmi_expected_total_error(2, EPS_ALG),
         "Which answers are one noisy cell and which are a sum of two? Independent noises add their "
