@@ -1,41 +1,187 @@
-"""Lesson 4's exercises: ``dplab.check("04.N", answer)`` checks an answer, ``python -m
-dplab answers 04`` prints the key (questions, computed answers, worked solutions)."""
+"""Lesson 4's exercises: ``dplab.check("04.N", answer)`` checks an answer, ``dplab.solution("04.N")``
+prints its worked solution, ``python -m dplab answers 04`` prints the key. Every number of a key, a
+mistake or a worked solution is computed by ``dplab.sparse_vector`` (the "implement it" exercise, 04.impl,
+is in ``implement.py``)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from dplab.lab.exercises import Exercise
-from dplab.sparse_vector import exact_privacy_loss, naive_above_threshold_epsilon
+from dplab.lab.exercises import Exercise, Mistake
+from dplab.mechanisms.laplace import laplace_accuracy_k
+from dplab.sparse_vector import (
+    above_threshold_accuracy,
+    above_threshold_worst_case_supremum,
+    comparison_std,
+    exact_privacy_loss,
+    loss_limit,
+    naive_above_threshold_epsilon,
+    optimal_threshold_share,
+)
+
+
+def _sup_values() -> dict[str, float]:
+    return {"naive": naive_above_threshold_epsilon(3, 0.5),
+            "sup": above_threshold_worst_case_supremum(3, 0.5),
+            "zeros": exact_privacy_loss("above_threshold", np.zeros(3), 0.0, 0.5)}
+
+
+def _accuracy_values() -> dict[str, float]:
+    return {"ln_k": math.log(200), "two_over_beta": 2 / 0.1, "ln_2b": math.log(2 / 0.1),
+            "alpha": above_threshold_accuracy(200, 0.1, 0.5),
+            "exact": above_threshold_accuracy(200, 0.1, 0.5, exact=True),
+            "laplace": laplace_accuracy_k(1, 200, 0.5, 0.1)}
+
+
+def _lee_clifton_values() -> dict[str, float]:
+    return {"units": (1 + 6 * 2) / 4, "limit": loss_limit("lee_clifton", 0.4, c=2),
+            "c1": loss_limit("lee_clifton", 0.4, c=1)}
+
+
+def _monotone_values() -> dict[str, float]:
+    return {"eps1": 0.25 * 3.0, "eps2": 0.75 * 3.0, "half": 0.75 * 3.0 / 2,
+            "limit": loss_limit("lyu_alg1", 3.0, neighbours="monotone", threshold_share=0.25),
+            "general": loss_limit("lyu_alg1", 3.0, threshold_share=0.25)}
+
+
+def _share_values() -> dict[str, float]:
+    share = optimal_threshold_share(6)
+    return {"ratio": 12 ** (2 / 3), "share": share, "eps1": share, "eps2": 1 - share,
+            "b_threshold": 1 / share, "b_query": 12 / (1 - share),
+            "std": comparison_std("lyu_alg1", 1.0, c=6, threshold_share=share),
+            "even": comparison_std("lyu_alg1", 1.0, c=6)}
+
 
 EXERCISES = [
-    Exercise("04.1", "Naive accounting charges k eps/4 for k comparisons, each through Lap(4/eps) noise. "
-             "For k = 40 queries at eps = 0.5, what does it charge?",
-             lambda: naive_above_threshold_epsilon(40, 0.5),
-             "Given the noisy threshold, each comparison is an eps/4-DP release: compose them.",
-             "40 × 0.5/4 = 5, ten times the theorem's eps = 0.5; the naive bound wins only for k < 4."),
-    Exercise("04.2", "The exact privacy loss of AboveThreshold halting at the 3rd query of a stream of "
-             "zeros with threshold 0, at eps = 0.5?",
-             lambda: exact_privacy_loss("above_threshold", np.zeros(3), 0.0, 0.5),
-             "dplab.sparse_vector.exact_privacy_loss('above_threshold', np.zeros(3), 0.0, 0.5).",
-             f"{exact_privacy_loss('above_threshold', np.zeros(3), 0.0, 0.5):.4f}: the worst neighbour moves "
-             "the two bottoms up by 1 and the top down by 1; below eps = 0.5, as the theorem says."),
-    Exercise("04.3", "no_halting on a stream of 34 zeros (T = 0, eps = 1): what is the exact loss of 30 "
-             "bottoms followed by 4 tops?",
-             lambda: exact_privacy_loss("no_halting", np.zeros(34), 0.0, 1.0,
-                                        output=np.r_[np.zeros(30, dtype=bool), np.ones(4, dtype=bool)]),
-             "Each further top adds about eps; compare the table for 1, 2, 3 and 5 tops.",
-             "4.5 = eps/2 + 4 eps: without halting, every top leaks about eps more, so the loss grows "
-             "without bound as tops accumulate."),
-    Exercise("04.4", "Lee-Clifton with c = 4 answers above: at what multiple of eps does its loss level "
-             "off?", lambda: (1 + 6 * 4) / 4,
-             "(1 + 6c)/4; check with exact_privacy_loss on a long stream with c tops at the end.",
-             "(1 + 6 · 4)/4 = 6.25: Lee-Clifton's loss grows with the number of tops c, not with the "
-             "stream."),
-    Exercise("04.5", "On a stream of 10 zeros with T = 0 and eps = 1, which of these variants loses the "
-             "most on 'bottom on the first 9 queries, top on the 10th'?", lambda: "lee_clifton",
-             "Compute exact_privacy_loss for each option, or read the loss figure at k = 10.",
-             "lee_clifton (about 1.75 eps), then no_halting (about 1.5 eps), then above_threshold "
-             "(0.991 eps).",
-             choices=("above_threshold", "lee_clifton", "no_halting")),
+    Exercise(
+        "04.1", "AboveThreshold at eps = 0.5 halts at query k = 3. What is the largest privacy loss of that "
+        "output over every stream and every (general) neighbour?",
+        lambda: above_threshold_worst_case_supremum(3, 0.5),
+        "Two valid upper bounds hold for halting at query k; section 2 says which one streams attain for "
+        "small k.",
+        "Two bounds hold: composing the k comparisons, each eps/4-DP given the noisy threshold, gives "
+        "k eps/4 = 3 · 0.5/4 = {naive:.4g}; the theorem gives eps = 0.5. Streams whose answers sit far "
+        "around T attain the smaller one (Lyu, Su & Li, Theorem 1), so the supremum is "
+        "min(k eps/4, eps) = {sup:.4g}. The stream of zeros loses only {zeros:.4f}: one stream is a lower "
+        "bound, not the supremum.",
+        mistakes=(
+            Mistake(lambda: loss_limit("above_threshold", 0.5),
+                    "eps is the theorem's bound for every k; at k = 3 a smaller valid bound exists. Which?"),
+            Mistake(lambda: exact_privacy_loss("above_threshold", np.zeros(3), 0.0, 0.5),
+                    "that is the loss on the stream of zeros, one stream; the question asks the supremum "
+                    "over all streams (section 2's last column)."),
+        ),
+        values=_sup_values),
+    Exercise(
+        "04.2", "Dwork & Roth's Theorem 3.24: AboveThreshold on k = 200 queries at eps = 0.5 is "
+        "(alpha, beta)-accurate with beta = 0.1 for which alpha?",
+        lambda: above_threshold_accuracy(200, 0.1, 0.5),
+        "The theorem's alpha grows like ln k over eps and has a term in beta; section 7 states it.",
+        "alpha = 8 (ln k + ln(2/beta))/eps = 8 (ln 200 + ln {two_over_beta:g})/0.5 = "
+        "8 ({ln_k:.3f} + {ln_2b:.3f})/0.5 = {alpha:.1f}. The exact alpha on the worst stream is "
+        "{exact:.1f} (the theorem's union bound is loose); answering the 200 questions with Laplace "
+        "noise composed over k would need {laplace:.0f}.",
+        mistakes=(
+            Mistake(lambda: above_threshold_accuracy(200, 2 * 0.1, 0.5),
+                    "ln(1/beta) where the theorem has ln(2/beta): beta is split between the threshold's "
+                    "noise and the queries'."),
+            Mistake(lambda: laplace_accuracy_k(1, 200, 0.5, 0.1),
+                    "that is Laplace noise composed over the k queries; the sparse vector pays only ln k."),
+            Mistake(lambda: above_threshold_accuracy(200, 0.1, 0.5, exact=True),
+                    "that is the exact alpha on the worst stream; the question asks the theorem's bound."),
+        ),
+        values=_accuracy_values),
+    Exercise(
+        "04.3", "Lee-Clifton with c = 2 answers above, claimed eps = 0.4: at what privacy loss does it "
+        "level off as the stream grows?",
+        lambda: loss_limit("lee_clifton", 0.4, c=2),
+        "Section 4 gives its limit in units of eps as a function of c; the units scale with eps.",
+        "Its loss levels off at (1 + 6c)/4 eps: (1 + 6 · 2)/4 = {units:g} times eps = 0.4, i.e. "
+        "{limit:.4g}, more than three times the claim (with c = 1 it would be {c1:.4g}).",
+        mistakes=(
+            Mistake(lambda: loss_limit("lee_clifton", 0.4, c=1),
+                    "that is c = 1's limit: Lee-Clifton's loss grows with the number of tops c."),
+            Mistake(lambda: loss_limit("no_halting", 0.4, c=2),
+                    "that is no_halting's limit, (c + 1/2) eps; Lee-Clifton's has its own."),
+            Mistake(lambda: loss_limit("above_threshold", 0.4),
+                    "that is the claimed eps: Lee-Clifton's query noise Lap(4Δ/(3ε)) is too small for it."),
+        ),
+        values=_lee_clifton_values),
+    Exercise(
+        "04.4", "Lyu et al.'s Algorithm 1 with c = 1 at eps = 3 gives the threshold the share eps1 = 0.25 "
+        "eps (eps2 = 0.75 eps). Under monotone neighbours (counts under add/remove), at what privacy "
+        "loss does it level off?",
+        lambda: loss_limit("lyu_alg1", 3.0, neighbours="monotone", threshold_share=0.25),
+        "Under monotone neighbours, ask which shifts are still paid for: the threshold's, the bottoms', "
+        "the top's (and by how much of its noise).",
+        "Monotone neighbours move every answer the same way: the bottoms' move is free or absorbed by "
+        "shifting the threshold by Δ, which costs eps1 = {eps1:g}; the top then moves by Δ against "
+        "query noise Lap(2Δ/eps2), which costs eps2/2 = {half:g}. Limit: eps1 + eps2/2 = {limit:.4g} "
+        "(general neighbours: {general:.4g}).",
+        mistakes=(
+            Mistake(lambda: loss_limit("lyu_alg1", 3.0, threshold_share=0.25),
+                    "that is the general neighbours' limit; monotone ones save part of the top's cost."),
+            Mistake(lambda: loss_limit("above_threshold", 3.0, neighbours="monotone"),
+                    "3 eps/4 holds for AboveThreshold's 1:1 split; here the threshold has a quarter."),
+        ),
+        values=_monotone_values),
+    Exercise(
+        "04.5", "Lyu et al.'s Algorithm 1 with c = 6 at eps = 1, its split eps1 : eps2 chosen to minimise "
+        "the variance of each comparison: what is the comparison noise's standard deviation?",
+        lambda: comparison_std("lyu_alg1", 1.0, c=6, threshold_share=optimal_threshold_share(6)),
+        "Write the comparison's variance from the two Laplace scales, minimise it over the split "
+        "with eps1 + eps2 = eps, then take the square root.",
+        "The variance 2 (Δ/eps1)² + 2 (2cΔ/eps2)² is smallest at eps1 : eps2 = 1 : (2c)^(2/3) = "
+        "1 : {ratio:.3f}, so eps1 = {eps1:.4f} and eps2 = {eps2:.4f}: scales {b_threshold:.3f} and "
+        "{b_query:.3f}, standard deviation sqrt(2 · {b_threshold:.3f}² + 2 · {b_query:.3f}²) = {std:.2f} "
+        "(the 1:1 split gives {even:.2f}).",
+        mistakes=(
+            Mistake(lambda: comparison_std("lyu_alg1", 1.0, c=6),
+                    "that is the 1:1 split; the question asks the variance-minimising one."),
+            Mistake(lambda: comparison_std("lyu_alg1", 1.0, c=6, threshold_share=optimal_threshold_share(3)),
+                    "close: the query noise is Lap(2cΔ/eps2), so the ratio is (2c)^(2/3), not c^(2/3)."),
+            Mistake(lambda: comparison_std("dwork_roth", 1.0, c=6),
+                    "that is Dwork & Roth's SparseVector; Algorithm 1 keeps one threshold."),
+        ),
+        values=_share_values),
+    Exercise(
+        "04.6", "In the proof ([Gaboardi17]; section 3), why do the bottoms before the top cost nothing "
+        "beyond the threshold's e^(eps/2), however many there are?",
+        lambda: "one_shift",
+        "Follow the change of variables: which noises are shifted, and by how much?",
+        "one_shift: g = max of the bottoms' noisy answers moves by at most Δ, and shifting the noisy "
+        "threshold by g(D') - g(D) puts every bottom back below it at once: one density ratio "
+        "e^(eps/2), whatever k.",
+        choices=("one_shift", "bottoms_reveal_nothing", "composition", "query_noise"),
+        explanations={
+            "one_shift": "Only the maximum g of the bottoms matters, it moves by at most Δ, and one shift "
+                         "of the threshold by at most Δ covers all of them: e^(eps/2) once.",
+            "bottoms_reveal_nothing": "Tempting, since a bottom is a single bit, but bottoms do leak: "
+                                      "the all-bottom output costs about eps/2 and no_halting's loss "
+                                      "grows with each top. They are paid for, once, by the threshold.",
+            "composition": "Composition is the naive argument: it charges eps/4 per comparison and grows "
+                           "like k eps/4; the proof avoids exactly that.",
+            "query_noise": "The bottoms' noises are held fixed in the proof; only the top's noise is "
+                           "shifted (by up to 2Δ, the other e^(eps/2)). Their noise does not absorb it.",
+        }),
+    Exercise(
+        "04.7", "The audit of section 5 gives AboveThreshold (claimed eps = 0.7) a lower bound below "
+        "0.7 on its pair. What does that show?",
+        lambda: "not_refuted",
+        "What can a lower bound from samples prove, and about what?",
+        "not_refuted: a lower bound below the claim refutes nothing and proves nothing; privacy comes "
+        "from the proof and the exact loss.",
+        choices=("private", "not_refuted", "true_epsilon", "broken"),
+        explanations={
+            "private": "An audit only refutes: a bound below 0.7 on one pair and one event cannot show "
+                       "that no pair and no event exceed 0.7. The proof of section 3 does that.",
+            "not_refuted": "The claim survives this test, on this pair and this event, and that is all: an "
+                           "audit can refute a claim, never prove privacy.",
+            "true_epsilon": "It is a lower bound with some confidence, on one pair and one output event; "
+                            "the pair's exact loss is larger, and eps is a sup over all pairs.",
+            "broken": "A bound below the claim is what a correct mechanism gives; a broken one is caught "
+                      "when the lower bound exceeds the claim, as for Lee-Clifton.",
+        }),
 ]
