@@ -19,6 +19,7 @@ from dplab.sparse_vector import (
     loss_limit,
     naive_above_threshold_epsilon,
     optimal_threshold_share,
+    variant_noise,
 )
 
 
@@ -36,20 +37,21 @@ def _accuracy_values() -> dict[str, float]:
 
 
 def _lee_clifton_values() -> dict[str, float]:
-    return {"units": (1 + 6 * 2) / 4, "limit": loss_limit("lee_clifton", 0.4, c=2),
+    return {"units": loss_limit("lee_clifton", 0.4, c=2) / 0.4, "limit": loss_limit("lee_clifton", 0.4, c=2),
             "c1": loss_limit("lee_clifton", 0.4, c=1)}
 
 
 def _monotone_values() -> dict[str, float]:
-    return {"eps1": 0.25 * 3.0, "eps2": 0.75 * 3.0, "half": 0.75 * 3.0 / 2,
-            "limit": loss_limit("lyu_alg1", 3.0, neighbours="monotone", threshold_share=0.25),
+    limit = loss_limit("lyu_alg1", 3.0, neighbours="monotone", threshold_share=0.25)
+    return {"eps1": 0.25 * 3.0, "half": limit - 0.25 * 3.0, "limit": limit,
             "general": loss_limit("lyu_alg1", 3.0, threshold_share=0.25)}
 
 
 def _share_values() -> dict[str, float]:
     share = optimal_threshold_share(6)
-    return {"ratio": 12 ** (2 / 3), "share": share, "eps1": share, "eps2": 1 - share,
-            "b_threshold": 1 / share, "b_query": 12 / (1 - share),
+    scales = variant_noise("lyu_alg1", 1.0, c=6, threshold_share=share)
+    return {"ratio": (1 - share) / share, "share": share, "eps1": share, "eps2": 1 - share,
+            "b_threshold": scales["threshold"], "b_query": scales["query"],
             "std": comparison_std("lyu_alg1", 1.0, c=6, threshold_share=share),
             "even": comparison_std("lyu_alg1", 1.0, c=6)}
 
