@@ -24,7 +24,7 @@ from importlib import import_module
 
 __version__ = "0.1.0"
 
-#: The library's namespaces, foundation first (LAB_SPEC.md, "The module map").
+#: The library's namespaces, foundation first (README.md, "Layout"; tests/lab/test_layers.py checks them).
 NAMESPACES = (
     "mechanisms",
     "accounting",

@@ -42,8 +42,9 @@ __all__ = [
 ]
 
 class Neighbours(StrEnum):
-    """The neighbour relations (LAB_SPEC, glossary): D and D' differ by adding or removing one
-    row (the default everywhere: unbounded DP), or by replacing one row (bounded DP, n public).
+    """The neighbour relations (notebooks/00_glossary.md, "Neighbour relations"): D and D' differ by
+    adding or removing one row (the default everywhere: unbounded DP), or by replacing one row
+    (bounded DP, n public).
     A member equals its string, so ``"replace"`` is accepted wherever ``Neighbours.REPLACE`` is."""
 
     ADD_REMOVE = "add_remove"

@@ -14,7 +14,7 @@ allowed spend could ever release), or asks for less noise. The methods differ in
 asking for less noise costs:
 
 - ``"brownian"``: Brownian noise reduction (Whitehouse et al. 2022) under the unified zCDP
-  filter of the seed paper: stopped at time T, a count is charged only rho = 1/(2T), the
+  filter of [Rogers23]: stopped at time T, a count is charged only rho = 1/(2T), the
   cost of its last (least noisy) answer.
 - ``"gaussian_doubling"``: a fresh Gaussian each time, rho doubling; every attempt charged.
   ``"gaussian_halving"`` halves sigma instead (rho x 4), which overshoots more.
@@ -211,7 +211,7 @@ def _on_a_grid(method: str, budget: _Budget, rng: np.random.Generator) -> Releas
         attempted += 1
         j = int(stop[i])
         # a noise reduction's largest charge is held before it runs and settled where it stopped
-        # (the seed paper's Lemma 5.2 condition); the oracle pays one Gaussian
+        # ([Rogers23]'s Lemma 5.2 condition); the oracle pays one Gaussian
         top = float(grid[allowed - 1])
         if method == "brownian":
             held = budget.filter.reserve_brownian(1.0, float(brownian_time(1.0, top)))
@@ -366,7 +366,7 @@ def release_counts(counts: ArrayLike, method: str, epsilon: float, delta: float,
     noise reductions and the oracle, the largest attempt within the cap for doubling): release
     when h <= tau (yhat - h); give up when yhat + h' < h_max (1 + 1/tau); stop at the cap
     otherwise. ``give_up="pointwise"`` takes h' = h, a 1 - beta/2 upper limit at each look (the
-    project's reading of the seed experiment's rule: over many looks along one path it gives up on
+    project's reading of the rule of [Rogers23]'s experiment: over many looks along one path it gives up on
     releasable counts by chance); ``"uniform"`` widens h' so that the upper limits hold at all L
     looks at once (a union bound: one-sided beta/(2L) each). Grids: rho0 * grid_ratio^j up to
     the cap for the noise reductions and the oracle (the cap itself the last point), rho0 * 2^j

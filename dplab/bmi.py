@@ -1,4 +1,4 @@
-"""The BMI example of seed 000 (notebook 2): four counts, two algorithms, 128/eps^2 against 12/eps^2.
+"""The BMI example of [Duke18] (notebook 2): four counts, two algorithms, 128/eps^2 against 12/eps^2.
 
 Queries on a table of (sex, height, weight): # males with BMI < 25, # males,
 # females with BMI < 25, # females. q2 counts BMI >= 25 (the slide's "> 25" would
@@ -74,7 +74,7 @@ _COLUMNS = ("sex", "height_m", "weight_kg")
 
 
 def bmi_slides_table() -> dict[str, np.ndarray]:
-    """The 5-row table of seed 000, converted from feet/inches and pounds to m and kg."""
+    """The 5-row table of [Duke18], converted from feet/inches and pounds to m and kg."""
     rows = [("M", 6, 2, 210), ("F", 5, 3, 190), ("F", 5, 9, 160), ("M", 5, 3, 180), ("M", 6, 7, 250)]
     return {
         "sex": np.array([r[0] for r in rows]),
@@ -101,7 +101,7 @@ def _check_table(table: dict[str, np.ndarray], *, nonempty: bool = False) -> Non
 
 def body_mass_index(table: dict[str, np.ndarray]) -> np.ndarray:
     """Body mass index weight / height^2 (kg/m^2) of every row: the row-by-row
-    transformation (s, h, w) -> (s, bmi) of seed 000, stability 1. An empty table
+    transformation (s, h, w) -> (s, bmi) of [Duke18], stability 1. An empty table
     gives an empty array (so brute-force sensitivity can start from the empty table)."""
     _check_table(table)
     return table["weight_kg"] / table["height_m"] ** 2
@@ -125,7 +125,7 @@ ACCOUNTINGS = ("per_query", "joint")
 
 
 def bmi_answers_sensitivity(neighbours: str = "add_remove") -> float:
-    """L1 sensitivity of the four answers A @ cells as one vector (seed 000, "Generalized
+    """L1 sensitivity of the four answers A @ cells as one vector ([Duke18], "Generalized
     sensitivity"): max_i ||A e_i||_1 under add/remove (a row joins one cell: 2, a male with
     BMI < 25 is in q1 and in # M), max_(i != j) ||A (e_i - e_j)||_1 under replace-one (a
     row moves between two cells: 4)."""
@@ -144,7 +144,7 @@ def bmi_algorithm_1(
     accounting: str = "per_query",
     neighbours: str = "add_remove",
 ) -> np.ndarray:
-    """Seed 000, Algorithm 1: the four answers, each + Laplace noise of scale
+    """[Duke18] Algorithm 1: the four answers, each + Laplace noise of scale
     :func:`bmi_noise_scale` (1, epsilon, neighbours, accounting).
 
     ``accounting="per_query"`` (the slide): each count has sensitivity 1 under either
@@ -167,7 +167,7 @@ def bmi_algorithm_2(
     size: int | None = None,
     neighbours: str = "add_remove",
 ) -> np.ndarray:
-    """Seed 000, Algorithm 2: the four disjoint cells + Lap(Delta/epsilon), then sums.
+    """[Duke18] Algorithm 2: the four disjoint cells + Lap(Delta/epsilon), then sums.
 
     Parallel composition (add/remove, Delta = 1) or the histogram's sensitivity 2 under
     replace-one (Delta = 2); the sums are post-processing. Returns the same four
@@ -223,7 +223,7 @@ def bmi_answer_mse(
     """E (answer_i - truth_i)^2 for each of the four answers: 2 b^2 w_i with b = bmi_noise_scale.
 
     Algorithm 1: w_i = 1 (one Laplace draw per answer). Algorithm 2: the answers are A @ cells, so
-    answer i carries the noise of sum_j A_ij^2 independent cells: w = (1, 2, 1, 2) (seed 000; the
+    answer i carries the noise of sum_j A_ij^2 independent cells: w = (1, 2, 1, 2) ([Duke18]; the
     totals # M and # F are sums of two noisy cells). The four sum to :func:`bmi_expected_total_error`.
     """
     b = bmi_noise_scale(algorithm, check_epsilon(epsilon), neighbours, accounting)
@@ -240,29 +240,29 @@ BMI_UNIVERSE = (
     {"sex": "F", "height_m": 1.65, "weight_kg": 55.0},
     {"sex": "F", "height_m": 1.65, "weight_kg": 80.0},
 )
-#: Two tweets for the seed's "first k words" transformation.
+#: Two tweets for [Duke18]'s "first k words" transformation.
 TWEET_UNIVERSE = ({"text": "privacy is hard to get right"}, {"text": "noise makes data safe"})
 
 
 def bmi_f1(table: dict[str, np.ndarray]) -> np.ndarray:
-    """f1 = (q1, q2) = (# M with BMI < 25, # M with BMI >= 25) (seed 000, sensitivity 1)."""
+    """f1 = (q1, q2) = (# M with BMI < 25, # M with BMI >= 25) ([Duke18], sensitivity 1)."""
     return bmi_cells(table)[:2]
 
 
 def bmi_f2(table: dict[str, np.ndarray]) -> np.ndarray:
-    """f2 = (q1, q1 + q2) = (# M with BMI < 25, # M) (seed 000, sensitivity 2)."""
+    """f2 = (q1, q1 + q2) = (# M with BMI < 25, # M) ([Duke18], sensitivity 2)."""
     return bmi_true_answers(table)[:2]
 
 
 def bmi_transform(table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """(sex, height, weight) -> (sex, bmi), row by row: stability 1 (seed 000). BMI is
+    """(sex, height, weight) -> (sex, bmi), row by row: stability 1 ([Duke18]). BMI is
     rounded to 1e-9 so that rows compare equal as multisets."""
     return {"sex": table["sex"], "bmi": np.round(body_mass_index(table), 9)}
 
 
 def first_words(w: int):
-    """The seed's V2: each tweet becomes w rows, one per word among its first w (stability
-    w; the seed calls it k)."""
+    """[Duke18]'s V2: each tweet becomes w rows, one per word among its first w (stability
+    w; the lecture calls it k)."""
     w = check_positive_int(w, "w")
 
     def transform(table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -273,7 +273,7 @@ def first_words(w: int):
 
 
 def bmi_derived_sensitivities(max_rows: int = 3) -> dict[str, float]:
-    """Every sensitivity and stability of seed 000's BMI example, by brute force over tables of at
+    """Every sensitivity and stability of [Duke18]'s BMI example, by brute force over tables of at
     most ``max_rows`` rows of :data:`BMI_UNIVERSE` (:func:`dplab.sensitivity.l1_sensitivity`,
     :func:`dplab.sensitivity.stability`): S(f1), S(f2), the four cells and the four answers under
     add/remove and replace-one neighbours, the stability of (s, h, w) -> (s, bmi) and of a tweet's
@@ -317,7 +317,7 @@ def bmi_order_violation_probability(
 def bmi_inference_trials(table, algorithm: int, epsilon: float, trials: int, seed: int,
                          neighbours: str = "add_remove") -> dict[str, np.ndarray]:
     """``trials`` runs of an algorithm: the noisy answers, their least-squares projection
-    onto the order constraints (seed 000, "Constrained inference"), the total squared
+    onto the order constraints ([Duke18], "Constrained inference"), the total squared
     error before and after, and whether the noisy answers broke q1 <= q1 + q2."""
     truth = bmi_true_answers(table)
     check_choice(algorithm, (1, 2), "algorithm")
@@ -393,7 +393,7 @@ def tall_counts_isotonic_trials(
     epsilon: float, trials: int, seed: int, release: str = "direct"
 ) -> dict[str, np.ndarray]:
     """``trials`` Laplace releases of :func:`tall_counts` (YRBSS), ``release`` as in
-    :func:`tall_counts_expected_error`, and their non-increasing isotonic fits (seed 000,
+    :func:`tall_counts_expected_error`, and their non-increasing isotonic fits ([Duke18],
     "Ordering constraint"), with the squared errors of both."""
     truth = tall_counts()
     check_choice(release, TALL_RELEASES, "release")

@@ -1,6 +1,6 @@
-"""Releasing a contingency table of d cells: seed 003's epsilon/(d - 1) against parallel composition.
+"""Releasing a contingency table of d cells: [Hu]'s epsilon/(d - 1) against parallel composition.
 
-Seed 003 ("Post-processing", where d is called c) releases d - 1 cells with epsilon/(d - 1) each and
+[Hu] ("Post-processing", where d is called c) releases d - 1 cells with epsilon/(d - 1) each and
 derives the last as n minus their sum, which needs n public: replace-one
 neighbours. That is valid (sequential composition) but costly. Parallel composition
 releases all c cells with Lap(1/epsilon) under add/remove neighbours, or with
@@ -70,7 +70,7 @@ def contingency_squared_errors(
     counts: ArrayLike, epsilon: float, method: str, size: int, rng: np.random.Generator | int | None = None
 ) -> np.ndarray:
     """The total squared error sum_j (noisy_j - count_j)^2 over the d cells of each of ``size``
-    releases by :func:`contingency_release` (one value per release, seed 003's tables); its mean
+    releases by :func:`contingency_release` (one value per release, [Hu]'s tables); its mean
     estimates :func:`contingency_expected_total_error`, e.g. 4 (d - 1)^3 / epsilon^2 for "seed003"."""
     counts = np.asarray(counts, dtype=float)
     noisy = contingency_release(counts, epsilon, method, rng=rng, size=check_positive_int(size, "size"))

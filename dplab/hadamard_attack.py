@@ -1,5 +1,5 @@
 """The Fourier (Hadamard) reconstruction attack: n structured subset sums, decoded in O(n log n)
-(seed 001's project idea; Dwork & Yekhanin, "New efficient attacks on statistical disclosure
+([Gaboardi17]'s project idea; Dwork & Yekhanin, "New efficient attacks on statistical disclosure
 control mechanisms", CRYPTO 2008, the attack by the Fourier transform over {0, 1}^k).
 
 The least-squares attack of :mod:`dplab.reconstruction` asks m random subsets and solves an

@@ -1,6 +1,6 @@
 """Constrained inference: post-process noisy answers so they obey what the truth obeys.
 
-Seed 000, "Constrained Inference": find qbar closest to the noisy qtilde (least
+[Duke18], "Constrained Inference": find qbar closest to the noisy qtilde (least
 squares) subject to constraints that hold on the true answers. For a convex
 constraint set, ||q - qbar||_2 <= ||q - qtilde||_2 for every draw (projection onto a
 convex set containing q never moves away from q), and it is post-processing, so free.
@@ -95,7 +95,7 @@ def project_onto_constraints(
 def isotonic_fit(noisy: ArrayLike, increasing: bool = True) -> np.ndarray:
     """Least-squares fit to ``noisy`` that is monotone along its last axis.
 
-    Isotonic regression (seed 000, "Ordering Constraint"), computed by
+    Isotonic regression ([Duke18], "Ordering Constraint"), computed by
     ``scipy.optimize.isotonic_regression`` (pool adjacent violators) for each trial.
     """
     y = np.asarray(noisy, dtype=float)

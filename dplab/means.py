@@ -1,10 +1,10 @@
-"""Releasing a mean: with n public (replace-one) or not (add/remove), seed 003.
+"""Releasing a mean: with n public (replace-one) or not (add/remove), [Hu].
 
 A mean of values clipped to [lo, hi] (bounds chosen without looking at the data) has
 sensitivity (hi - lo)/n when n is public: replace-one neighbours, where one value moves
 by at most hi - lo. Under add/remove, n itself changes and is private: release a noisy
 sum and a noisy count and divide. The same question decides parallel composition of
-means over disjoint groups (seed 003, "average income of rural CUs" and "of urban CUs"):
+means over disjoint groups ([Hu], "average income of rural CUs" and "of urban CUs"):
 with add/remove a row is in one group, so the groups' (sum, count) releases compose in
 parallel; a per-group mean with public group sizes would need replace-one, under which a
 row can move from one group to another, so the group sizes are not fixed.
@@ -38,7 +38,7 @@ def mean_release_n_public(
     values: ArrayLike, low: float, high: float, epsilon: float, *, size: int | None = None, rng=None
 ) -> np.ndarray | float:
     """clipped mean + Lap((high - low)/(n epsilon)): epsilon-DP under replace-one neighbours
-    with n public (seed 003). MSE 2 ((high - low)/(n epsilon))^2."""
+    with n public ([Hu]). MSE 2 ((high - low)/(n epsilon))^2."""
     x = _values(values, low, high)
     return laplace_mechanism(x.mean(), clipped_mean_sensitivity(low, high, x.size), epsilon,
                              size=size, rng=rng)

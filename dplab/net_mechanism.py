@@ -1,4 +1,4 @@
-"""Counting queries over a small universe and the net mechanism (seed 004, Lecture 5).
+"""Counting queries over a small universe and the net mechanism ([Roth11], Lecture 5).
 
 A database is a histogram D over a finite universe X (``D[x]`` = how many rows equal x);
 a counting query is a predicate phi: X -> {0, 1}, stored as its truth table, and a
@@ -310,7 +310,7 @@ def net_sample_size(n_queries: int, alpha: float, rule: str = "seed") -> int:
     check_choice(rule, RULES, "rule")
     if rule == "seed":
         if c < 3:
-            raise ValueError(f"the seed's m = ln|C|/alpha^2 needs n_queries >= 3, got n_queries={c}")
+            raise ValueError(f"[Roth11]'s m = ln|C|/alpha^2 needs n_queries >= 3, got n_queries={c}")
         return max(1, math.ceil(math.log(c) / alpha**2))
     return math.floor(math.log(2 * c) / (2 * alpha**2)) + 1
 
@@ -480,7 +480,7 @@ class NetRelease(NamedTuple):
 def net_mechanism(histogram: ArrayLike, queries: ArrayLike, epsilon: float, *, alpha: float | None = None,
                   m: int | None = None, rule: str = "seed", max_size: int = 2_000_000,
                   rng: np.random.Generator | int | None = None) -> NetRelease:
-    """Algorithm 1 (seed 004) with the net of Theorem 11: every database of size m, with m from
+    """Algorithm 1 ([Roth11]) with the net of Theorem 11: every database of size m, with m from
     ``alpha`` by :func:`net_sample_size` (``rule``) or given; D' is drawn by the exponential
     mechanism with score -max_Q |Q(D) - Q(D')| and Delta = 1/n (replace-one neighbours,
     public n = |D|), by a running Gumbel maximum over blocks of scores. epsilon-DP

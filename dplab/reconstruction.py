@@ -1,5 +1,5 @@
 """Reconstruction attacks: too many subset sums answered with too little noise give the data away
-(seed 001, "Multiple queries" and "Reconstruction attack with polynomial adversary").
+([Gaboardi17], "Multiple queries" and "Reconstruction attack with polynomial adversary").
 
 The data are n secret bits x in {0, 1}^n (one per person; n is public). A subset-sum query
 is a 0/1 row q and its answer is <q, x> plus noise; m queries form an m x n 0/1 matrix A.

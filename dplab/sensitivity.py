@@ -3,7 +3,7 @@
 Instead of typing "f2 has sensitivity 2", a student lists the possible row types
 (the ``universe``) and lets dplab try every table of at most ``max_rows`` rows and
 every neighbour of it. This gives the true global value over those tables, and on
-small universes it is exactly the quantity of the definition (seed 000,
+small universes it is exactly the quantity of the definition ([Duke18],
 "Generalized Sensitivity": S(f) = max over neighbours ||f(D) - f(D')||_1).
 
 A table is a ``dict[str, numpy.ndarray]``; a row of the universe is a dict of scalars.
@@ -37,7 +37,7 @@ def clipped_mean_sensitivity(low: float, high: float, n: int) -> float:
     """(high - low) / n: the L1 sensitivity of the mean of n values clipped to [low, high],
     with n public and the bounds chosen without looking at the data (replace-one
     neighbours: one value moves by at most high - low). Under add/remove the count n
-    itself changes and would have to be released too (LAB_SPEC, "Neighbouring databases")."""
+    itself changes and would have to be released too (notebooks/00_glossary.md, "Neighbour relations")."""
     low, high = check_bounds(low, high)
     return (high - low) / check_positive_int(n, "n")
 
@@ -45,7 +45,7 @@ def clipped_mean_sensitivity(low: float, high: float, n: int) -> float:
 def histogram_sensitivity(neighbours: str = "add_remove") -> float:
     """L1 sensitivity of a histogram of disjoint cells: 1 under add/remove (one cell
     changes by one), 2 under replace-one (one cell loses a row, another gains it).
-    Seed 003, parallel composition; :func:`l1_sensitivity` derives both by brute force."""
+    [Hu], parallel composition; :func:`l1_sensitivity` derives both by brute force."""
     return 1.0 if check_neighbours(neighbours) == "add_remove" else 2.0
 
 
@@ -125,7 +125,7 @@ def stability(
 ) -> int:
     """max |V(D) symmetric-difference V(D')| over neighbouring tables (rows as multisets).
 
-    The stability of the transformation V (seed 000): how many rows of V(D) can change
+    The stability of the transformation V ([Duke18]): how many rows of V(D) can change
     when one row of D changes. Under replace-one, a replaced row counts as one change.
     """
     columns = _check_universe(universe)

@@ -163,7 +163,7 @@ def above_threshold(
     size: int | None = None,
     rng=None,
 ) -> int | np.ndarray:
-    """Dwork & Roth's AboveThreshold (their Algorithm 1; seed 001): That = T + Lap(2 Delta/eps);
+    """Dwork & Roth's AboveThreshold (their Algorithm 1; [Gaboardi17]): That = T + Lap(2 Delta/eps);
     for each query nu_i = Lap(4 Delta/eps); bottom until the first f_i + nu_i >= That, then top
     and halt. Returns the index of the first top (-1 if none); with ``size``, an array of
     ``size`` independent runs drawn as one matrix of noise (no loop over runs). eps-DP for
@@ -249,7 +249,7 @@ def sparse_vector_adaptive(
     rng=None,
 ) -> SparseVectorResult:
     """A sparse vector ``variant`` with one noisy threshold (not dwork_roth) on an adaptively chosen
-    stream (seed 001: "an adaptively chosen stream of sensitivity 1 queries"): the analyst's
+    stream ([Gaboardi17]: "an adaptively chosen stream of sensitivity 1 queries"): the analyst's
     ``next_answer(outputs so far)`` gives the next query's answer on the data (None: stop asking).
     The noise is the variant's, drawn as in :func:`sparse_vector`; each run's next query depends
     on its own tops and bottoms so far, so the runs are grouped by their history at each step.
@@ -313,7 +313,7 @@ def output_sampler(variant: str, epsilon: float, *, threshold: float = 0.0) -> C
 
 
 def naive_above_threshold_epsilon(k_queries: int, epsilon: float) -> float:
-    """What sequential composition charges AboveThreshold for k comparisons (seed 001; Dwork & Roth
+    """What sequential composition charges AboveThreshold for k comparisons ([Gaboardi17]; Dwork & Roth
     2014, Sect. 3.6): given the noisy threshold, which does not depend on the data (T is public), each
     comparison f_i + Lap(4 Delta/eps) >= That is an eps/4-DP release, so basic composition gives
     k eps/4. Valid, and better than the theorem's eps only for k < 4."""
@@ -342,7 +342,7 @@ def above_threshold_accuracy(k_queries: int, beta: float, epsilon: float, *, sen
         alpha = 8 Delta (ln k + ln(2/beta)) / epsilon.
 
     Only ln k: answering the k questions "f_i >= T?" with Laplace noise composed over k queries
-    needs (k Delta/eps) ln(k/beta) (seed 004, Theorem 3; ``dplab.laplace_accuracy_k``). With
+    needs (k Delta/eps) ln(k/beta) ([Roth11] Theorem 3; ``dplab.laplace_accuracy_k``). With
     ``exact=True``, the smallest alpha that meets beta: the root of
     :func:`above_threshold_failure_probability` = beta (scipy's brentq)."""
     k = check_positive_int(k_queries, "k_queries")
@@ -669,7 +669,7 @@ def above_threshold_conditional_probability(
     threshold_shift: float = 0.0,
 ) -> float:
     """Pr over (That, nu_k) of AboveThreshold's output a = (bottom^(k-1), top), with nu_1..nu_(k-1)
-    fixed so that g = max_(i<k) (f_i + nu_i) (seed 001's proof):
+    fixed so that g = max_(i<k) (f_i + nu_i) ([Gaboardi17]'s proof):
 
         Pr[That in (g, f_k + nu_k]] = integral integral p_nu(v) p_That(t) 1[t in (g, f_k + v]] dv dt
                                     = integral over t > g of p_That(t) Pr[nu_k >= t - f_k] dt.
@@ -694,7 +694,7 @@ def above_threshold_proof(
     g: float, g_prime: float, f_k: float, f_k_prime: float, threshold: float, epsilon: float, *,
     sensitivity: float = 1.0,
 ) -> dict[str, float]:
-    """Each line of seed 001's proof that AboveThreshold is epsilon-DP, as numbers, for fixed
+    """Each line of [Gaboardi17]'s proof that AboveThreshold is epsilon-DP, as numbers, for fixed
     nu_1..nu_(k-1) with g = g(D), g' = g(D') and the k-th answers f_k(D), f_k(D'):
 
     * ``p``, ``p_prime``: Pr[A = a] on D and D' (:func:`above_threshold_conditional_probability`);
@@ -770,7 +770,7 @@ def above_threshold_proof_grid(
 def above_threshold_proof_integrated(
     answers: ArrayLike, threshold: float, epsilon: float, *, sensitivity: float = 1.0
 ) -> dict[str, float]:
-    """The proof's last line (seed 001): Pr[A = a] = E over nu_1..nu_(k-1) of Pr[A = a | nu_<k], for
+    """The proof's last line ([Gaboardi17]): Pr[A = a] = E over nu_1..nu_(k-1) of Pr[A = a | nu_<k], for
     a = (bottom^(k-1), top) on the stream ``answers`` (its last answer is f_k), against the worst
     neighbour D' (every bottom up by Delta, the top down by Delta). With the same nu_<k,
     g(D') = g(D) + Delta exactly, so with g's density p_g(x) = d/dx prod_(i<k) F_nu(x - f_i):

@@ -2,7 +2,7 @@
 
 k steps, each (epsilon, delta)-DP, compose to (sqrt(2 k ln(1/delta')) epsilon + k epsilon
 (e^epsilon - 1), k delta + delta')-DP for every delta' > 0, even when each step is chosen
-after seeing the previous answers (Dwork & Roth, Theorem 3.20). Seed 004's simplification
+after seeing the previous answers (Dwork & Roth, Theorem 3.20). [Roth11]'s simplification
 for epsilon <= 1, the per-step epsilon that spends a total budget, and where advanced beats
 basic composition are here too.
 """
@@ -45,9 +45,9 @@ def advanced_composition_per_step(
     """The per-step epsilon whose k-fold advanced composition spends ``epsilon_total``.
 
     ``method="exact"``: the root of advanced_composition(eps, k, delta')[0] = epsilon_total
-    (:func:`dplab.accounting.calibrate`; the left side increases in eps). ``method="seed"``: seed
-    004's simplification eps = epsilon_total / sqrt(8 k ln(1/delta')), stated for epsilon_total <= 1 (refused
-    above: see :func:`advanced_composition_seed_max_epsilon` for where it really holds).
+    (:func:`dplab.accounting.calibrate`; the left side increases in eps). ``method="seed"``:
+    [Roth11]'s simplification eps = epsilon_total / sqrt(8 k ln(1/delta')), stated for epsilon_total <= 1
+    (refused above: see :func:`advanced_composition_seed_max_epsilon` for where it really holds).
     """
     epsilon_total = check_epsilon(epsilon_total, "epsilon_total")
     k = check_positive_int(k, "k")
@@ -56,7 +56,7 @@ def advanced_composition_per_step(
     log_inv = math.log(1 / delta_prime)
     if method == "seed":
         if epsilon_total > 1:
-            raise ValueError("seed 004's per-step epsilon is stated for a total epsilon <= 1, got "
+            raise ValueError("[Roth11]'s per-step epsilon is stated for a total epsilon <= 1, got "
                              f"epsilon_total={epsilon_total!r}; use method='exact'")
         return epsilon_total / math.sqrt(8 * k * log_inv)
 
@@ -69,7 +69,7 @@ def advanced_composition_per_step(
 
 
 def advanced_composition_seed_max_epsilon(k: int, delta_prime: float) -> float:
-    """The largest total epsilon for which seed 004's split eps' = epsilon / sqrt(8 k L),
+    """The largest total epsilon for which [Roth11]'s split eps' = epsilon / sqrt(8 k L),
     L = ln(1/delta'), still composes to at most epsilon by advanced composition.
 
     The first term of advanced composition is then exactly epsilon/2; the second,

@@ -44,7 +44,7 @@ def sequential_composition(
     """Basic sequential composition: (sum of epsilons, sum of deltas).
 
     Mechanisms M_1..M_k on the same data, each (epsilon_i, delta_i)-DP, together are
-    (sum epsilon_i, sum delta_i)-DP (Dwork & Roth, Theorem 3.16; seed 000, "Sequential
+    (sum epsilon_i, sum delta_i)-DP (Dwork & Roth, Theorem 3.16; [Duke18], "Sequential
     composition"). Without ``deltas`` every mechanism is pure and delta is 0. Equal
     mechanisms are grouped and each group composed by :func:`basic_composition`.
     """
@@ -78,7 +78,7 @@ def parallel_composition(epsilons: Sequence[float]) -> float:
     """Parallel composition: max epsilon over mechanisms run on disjoint parts of the data.
 
     Holds under add/remove-one neighbours, where one row lives in exactly one part
-    (McSherry 2009, Theorem 4; seed 000). Under replace-one, a changed row may leave one
+    (McSherry 2009, Theorem 4; [Duke18]). Under replace-one, a changed row may leave one
     part and join another: then two parts change and the cost is the sum of the two
     largest epsilons (e.g. a histogram has sensitivity 2).
     """
@@ -91,7 +91,7 @@ def parallel_composition(epsilons: Sequence[float]) -> float:
 def transformation_epsilon(epsilon: float, stability: int) -> float:
     """An epsilon-DP mechanism run on V(D), V of stability sigma, is (epsilon * sigma)-DP.
 
-    McSherry 2009, Theorem 2; seed 000, "Transformations & Stability".
+    McSherry 2009, Theorem 2; [Duke18], "Transformations & Stability".
     """
     return check_epsilon(epsilon) * check_positive_int(stability, "stability")
 
@@ -101,7 +101,7 @@ def subsampling_epsilon(epsilon: ArrayLike, p: float) -> float | np.ndarray:
 
     An epsilon-DP mechanism run on a sample that keeps each row independently with
     probability p is this DP under add/remove neighbours (Balle, Barthe & Gaboardi 2018,
-    Theorem 8; the seed 000 slide cites Smith's "2 p epsilon", valid only for small eps).
+    Theorem 8; the [Duke18] slide cites Smith's "2 p epsilon", valid only for small eps).
     """
     epsilon = check_epsilon(epsilon, array_ok=True)
     p = check_probability(p)

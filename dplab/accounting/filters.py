@@ -33,7 +33,7 @@ Sources:
 
 Ex-post private mechanisms (a noise reduction, whose loss bound depends on where it stopped) are
 charged through a reservation: before the run its largest possible charge is held
-(:meth:`BasicFilter.reserve`, :meth:`ZCDPFilter.reserve_brownian`: the seed paper's Lemma 5.2 condition,
+(:meth:`BasicFilter.reserve`, :meth:`ZCDPFilter.reserve_brownian`: [Rogers23]'s Lemma 5.2 condition,
 each mechanism's largest ex-post epsilon fits the remaining budget), after it the charge for where it
 stopped is made and the rest returned (``settle``). An odometer (:class:`ZCDPOdometer`) has no budget:
 it reports, after every step, a bound valid at that step.
@@ -270,7 +270,7 @@ class ZCDPFilter:
     time T (:meth:`reserve_brownian`). ``delta`` (optional) is remembered for
     :meth:`guarantee`; :meth:`from_approx_dp` sets it.
 
-    Approximate zCDP (the seed paper's Theorem 2, after Whitehouse et al. 2023): a step may be
+    Approximate zCDP ([Rogers23]'s Theorem 2, after Whitehouse et al. 2023): a step may be
     delta_i-approximate rho_i-zCDP (``request(rho, delta=delta_i)``); the filter then also keeps
     sum delta_i <= ``step_delta`` and the interaction is (rho + 2 sqrt(rho ln(1/delta)),
     delta + step_delta)-DP. With step_delta = 0 (the default) every step must be plain zCDP.

@@ -1,8 +1,10 @@
 """The formula report: one row per formula the lab checks against a simulation.
 
-Columns (LAB_SPEC.md, "The formula report"):
-``id | formula | seed | parameters | theory | empirical [CI] (level) | relation | catches | verdict``;
-``catches`` names the mutants (plausible bugs, ``make mutants``) the row is there to catch.
+Columns:
+``id | formula | lecture | parameters | theory | empirical [CI] (level) | relation | catches | verdict``;
+``lecture`` cites the lecture the formula comes from by its short name (README.md's lecture table,
+:data:`LECTURES`), ``—`` for a formula beyond the lectures; ``catches`` names the mutants (plausible
+bugs, ``make mutants``) the row is there to catch.
 Relations: ``=`` (the interval must contain the theory value), ``<=`` / ``>=`` (a
 bound, one-sided: the interval must not refute it), ``exact`` (a computed value,
 equal to the theory up to a relative tolerance). Intervals are Bonferroni-corrected
@@ -18,7 +20,21 @@ from dataclasses import dataclass, field
 
 from dplab.simulate import Estimate
 
-__all__ = ["Mutant", "ReportRow", "evaluate_rows", "report_markdown"]
+__all__ = ["LECTURES", "Mutant", "ReportRow", "evaluate_rows", "lecture_citation", "report_markdown"]
+
+#: The lectures' short names, as README.md's and notebooks/00_glossary.md's lecture tables list them.
+LECTURES = ("Duke18", "Gaboardi17", "Rogers23", "Hu", "Roth11")
+
+
+def lecture_citation(lecture: str) -> str:
+    """A row's ``lecture`` as its REPORT.md cell: ``"Rogers23, Roth11"`` -> ``"[Rogers23] [Roth11]"``,
+    ``"—"`` unchanged. ValueError for anything else (a "001"-style label, an unknown name)."""
+    if lecture == "—":
+        return lecture
+    names = [name.strip() for name in lecture.split(",")]
+    if any(name not in LECTURES for name in names):
+        raise ValueError(f"lecture must be '—' or short names of {LECTURES} joined by ', ', got {lecture!r}")
+    return " ".join(f"[{name}]" for name in names)
 
 #: a mutant's id: lowercase words joined by dots, underscores or dashes (``laplace.scale_times_2``)
 MUTANT_ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
@@ -52,7 +68,8 @@ class ReportRow:
 
     id: str
     formula: str
-    seed: str
+    #: the short name(s) of the lecture(s) it comes from (:data:`LECTURES`, "Rogers23, Roth11"), or "—"
+    lecture: str
     parameters: str
     theory: float
     relation: str
@@ -66,6 +83,7 @@ class ReportRow:
     passed: bool | None = None
 
     def __post_init__(self) -> None:
+        lecture_citation(self.lecture)
         if self.relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got relation={self.relation!r}")
         if (self.value is None) == (self.interval is None) or (
@@ -132,7 +150,10 @@ def report_markdown(rows: Sequence[ReportRow], mutants: int | None = None) -> st
         "For `<=` rows the empirical value is the observed rate or quantity and the bound "
         "holds unless the whole interval lies above it.",
         "",
-        "| id | formula | seed | parameters | theory | empirical [CI] (level) | relation | catches "
+        "Column `lecture`: the lecture a formula comes from, by its short name (README.md's lecture "
+        "table); — for a formula beyond the lectures.",
+        "",
+        "| id | formula | lecture | parameters | theory | empirical [CI] (level) | relation | catches "
         "| verdict |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
@@ -144,7 +165,7 @@ def report_markdown(rows: Sequence[ReportRow], mutants: int | None = None) -> st
             empirical = (f"{_fmt(float(e.estimate))} [{_fmt(float(e.low))}, {_fmt(float(e.high))}] "
                          f"({100 * e.confidence:.4g}%)")
         lines.append(
-            f"| {row.id} | {_cell(row.formula)} | {row.seed} | {_cell(row.parameters)} "
+            f"| {row.id} | {_cell(row.formula)} | {lecture_citation(row.lecture)} | {_cell(row.parameters)} "
             f"| {_fmt(row.theory)} "
             f"| {empirical} | {row.relation} | {_cell(row.catches or '—')} | {row.verdict} |"
         )

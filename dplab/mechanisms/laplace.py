@@ -12,8 +12,8 @@ functions below are the closed forms over grids of epsilon that notebooks draw a
 object's methods call them.
 
 Sources: Dwork & Roth, "The Algorithmic Foundations of Differential Privacy"
-(2014), Def. 3.3, Fact 3.7, Theorem 3.8; seed 004 (Roth, Lecture 5), Theorem 3;
-seed 003 (Laplace distribution slides); Mironov, "Renyi Differential Privacy" (CSF 2017),
+(2014), Def. 3.3, Fact 3.7, Theorem 3.8; [Roth11] (Roth, Lecture 5), Theorem 3;
+[Hu] (Laplace distribution slides); Mironov, "Renyi Differential Privacy" (CSF 2017),
 Table II; Koskela, Jalko & Honkela (AISTATS 2020), Section 5; Dong, Roth & Su (JRSS B 2022).
 """
 
@@ -81,19 +81,19 @@ def laplace_mechanism(
 
 
 def laplace_mse(sensitivity: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
-    """E[(M(x) - f(x))^2] = Var Lap(b) = 2 b^2 = 2 (Delta/epsilon)^2 (seed 003)."""
+    """E[(M(x) - f(x))^2] = Var Lap(b) = 2 b^2 = 2 (Delta/epsilon)^2 ([Hu])."""
     return as_result(2.0 * np.asarray(laplace_scale(sensitivity, epsilon)) ** 2)
 
 
 def laplace_mae(sensitivity: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
-    """E|M(x) - f(x)| = b = Delta/epsilon (seed 004: E|Y| = k/epsilon for b = k/epsilon)."""
+    """E|M(x) - f(x)| = b = Delta/epsilon ([Roth11]: E|Y| = k/epsilon for b = k/epsilon)."""
     return laplace_scale(sensitivity, epsilon)
 
 
 def laplace_tail_bound(sensitivity: ArrayLike, epsilon: ArrayLike, beta: ArrayLike) -> float | np.ndarray:
     """The t with Pr[|Lap(b)| >= t] = beta exactly: t = (Delta/epsilon) ln(1/beta).
 
-    Dwork & Roth, Fact 3.7; seed 004: Pr[|Y| >= t b] = exp(-t).
+    Dwork & Roth, Fact 3.7; [Roth11]: Pr[|Y| >= t b] = exp(-t).
     """
     b = np.asarray(laplace_scale(sensitivity, epsilon))
     return as_result(b * -np.log(check_beta(beta, array_ok=True)))
@@ -111,7 +111,7 @@ def laplace_scale_k(
     """Per-query Laplace scale for k queries of sensitivity Delta under one budget.
 
     Pure epsilon-DP (basic composition): b = k Delta / epsilon.
-    (epsilon, delta)-DP (seed 004, advanced composition with epsilon' =
+    (epsilon, delta)-DP ([Roth11], advanced composition with epsilon' =
     epsilon / sqrt(8 k ln(1/delta)), valid for epsilon <= 1):
     b = Delta sqrt(8 k ln(1/delta)) / epsilon.
     """
@@ -123,7 +123,7 @@ def laplace_scale_k(
     delta = check_delta(delta, allow_zero=False)
     if epsilon > 1:
         raise ValueError(
-            "the (epsilon, delta) form of seed 004 Theorem 3 simplifies advanced composition "
+            "the (epsilon, delta) form of [Roth11] Theorem 3 simplifies advanced composition "
             f"for epsilon <= 1 only, got epsilon={epsilon!r}"
         )
     return as_result(sensitivity * np.sqrt(8 * k * np.log(1 / delta)) / epsilon)
@@ -134,7 +134,7 @@ def laplace_accuracy_k(
 ) -> float | np.ndarray:
     """alpha such that k Laplace answers are all within alpha w.p. >= 1 - beta.
 
-    Seed 004, Theorem 3 (a union bound over the k tails):
+    [Roth11] Theorem 3 (a union bound over the k tails):
     pure epsilon-DP:        alpha = Delta (k/epsilon) ln(k/beta);
     (epsilon, delta)-DP:    alpha = Delta (sqrt(8 k ln(1/delta))/epsilon) ln(k/beta),
     the latter only for epsilon <= 1; it beats the pure form when k > 8 ln(1/delta).
@@ -169,7 +169,7 @@ def laplace_privacy_loss(
     (epsilon / Delta) sum_i (|f(y)_i - z_i| - |f(x)_i - z_i|)
       <= (epsilon / Delta) ||f(x) - f(y)||_1 <= epsilon   (triangle inequality),
 
-    the proof that the Laplace mechanism is epsilon-DP (seed 003; Dwork & Roth, Thm 3.6).
+    the proof that the Laplace mechanism is epsilon-DP ([Hu]; Dwork & Roth, Thm 3.6).
     """
     b = laplace_scale(check_sensitivity(sensitivity), check_epsilon(epsilon))
     z = np.asarray(z, dtype=float)
@@ -215,7 +215,7 @@ class Laplace(Mechanism):
         return add_noise(value, self.scale * rng.laplace(0.0, 1.0, size=noise_shape(value, size)))
 
     def mse(self) -> float:
-        """2 b^2 (seed 003)."""
+        """2 b^2 ([Hu])."""
         return laplace_mse(self.sensitivity, self.epsilon)
 
     def mae(self) -> float:

@@ -15,11 +15,11 @@ as independent releases (the "doubling" baseline) would.
   eta_i is exactly Lap(Delta/eps_i), and (eta_m, ..., eta_1) is a Markov chain whose
   transitions do not depend on the data, so the first i releases are eps_i-DP.
 - Brownian noise reduction (Whitehouse, Ramdas, Wu & Rogers, "Brownian Noise Reduction:
-  Maximizing Privacy Subject to Accuracy Constraints", NeurIPS 2022; seed 002, Rogers,
+  Maximizing Privacy Subject to Accuracy Constraints", NeurIPS 2022; [Rogers23]: Rogers,
   Samorodnitsky, Wu & Ramdas, NeurIPS 2023, Definition 4.4): for times
   t_1 > ... > t_m > 0 release f(D) + W_{t_1}, f(D) + W_{t_2}, ... with W a standard
   Brownian motion, traced backwards. Stopped at time T it is charged like a Gaussian
-  mechanism of variance T: rho = Delta^2 / (2T) (the unified filter of seed 002).
+  mechanism of variance T: rho = Delta^2 / (2T) (the unified filter of [Rogers23]).
 
 Samplers, their privacy losses and the martingale behind the filter live here together.
 """
@@ -165,7 +165,7 @@ def brownian_noise_reduction(
     """Release ``value + W_{t_1}, ..., value + W_{t_m}`` for t_1 > ... > t_m > 0, W a standard
     Brownian motion sampled backwards in time.
 
-    Whitehouse et al. (2022); seed 002, Definition 4.4. W_{t_1} ~ N(0, t_1), then each
+    Whitehouse et al. (2022); [Rogers23] Definition 4.4. W_{t_1} ~ N(0, t_1), then each
     W_{t_{i+1}} given W_{t_i} from the Brownian bridge from (0, 0) to (t_i, W_{t_i}):
     mean (t_{i+1}/t_i) W_{t_i}, variance t_{i+1} (t_i - t_{i+1}) / t_i. So W_{t_i} ~ N(0, t_i)
     and Cov(W_{t_i}, W_{t_j}) = min(t_i, t_j).
@@ -189,7 +189,7 @@ def brownian_rho(sensitivity: ArrayLike, time: ArrayLike) -> float | np.ndarray:
     """rho = Delta^2 / (2T): the zCDP charge of a Brownian noise reduction stopped at time T.
 
     The charge of the Gaussian mechanism with variance T (Bun & Steinke 2016, Prop. 1.6), which
-    the unified filter of seed 002 (Rogers et al. 2023) applies to the stopped Brownian
+    the unified filter of [Rogers23] (Rogers et al. 2023) applies to the stopped Brownian
     mechanism (Whitehouse et al. 2022). Accepts arrays of T (and of Delta).
     """
     sensitivity = check_sensitivity(sensitivity, array_ok=True)
@@ -213,7 +213,7 @@ def brownian_privacy_loss(
 
     for the neighbour D' with f(D') = f(D) + Delta, outputs y drawn under D (y_j = f(D) + W_{t_j}).
 
-    Derivation (Whitehouse et al. 2022; seed 002's reverse-time martingale). The differences
+    Derivation (Whitehouse et al. 2022; [Rogers23]'s reverse-time martingale). The differences
     y_j - y_i = W_{t_j} - W_{t_i} (j < i) are independent of W_{t_i} and do not involve f, so
     the density ratio of (y_1, ..., y_i) is that of y_i = f(D) + W_T, a Gaussian of variance T:
     L = ((y - f(D) - Delta)^2 - (y - f(D))^2) / (2T) = (Delta^2 - 2 Delta W_T) / (2T), the same as
@@ -255,7 +255,7 @@ def brownian_stopped_loss(
     satisfies ``stop``, or at the last time t_m. ``stop`` is either a callable
     ``stop(released, time) -> bool array`` (``released`` holds y_i for every draw, ``time``
     is t_i) or a real threshold c, meaning "stop once y_i >= c". The rule sees only released
-    values and times, never ``value``: that makes i a stopping time (seed 002, Definition
+    values and times, never ``value``: that makes i a stopping time ([Rogers23] Definition
     4.3), and so E[exp(lambda L - lambda (lambda + 1) rho_T)] = 1 with rho_T = Delta^2/(2T).
     The same ``rng`` gives the same paths as :func:`brownian_noise_reduction`.
     Shapes: ``(size,)`` arrays, or two floats when ``size`` is None.
@@ -298,7 +298,7 @@ def brownian_martingale_terms(time: ArrayLike, loss: ArrayLike, sensitivity: flo
                               ) -> float | np.ndarray:
     """exp(lambda L - lambda (lambda + 1) rho_T) with rho_T = Delta^2 / (2T), per draw: the terms whose
     mean is 1 when T is a stopping time and L the loss of :func:`brownian_privacy_loss` at T, e.g. the
-    (T, L) of :func:`brownian_stopped_loss`, in that order (seed 002, Rogers et al. 2023: the martingale
+    (T, L) of :func:`brownian_stopped_loss`, in that order ([Rogers23], Rogers et al. 2023: the martingale
     behind the unified filter; in time inversion s = 1/T it is the exponential martingale
     exp(-lambda Delta X_s - (lambda Delta)^2 s / 2) of :func:`brownian_privacy_loss`). ``lam`` > 0."""
     rho = brownian_rho(sensitivity, time)
@@ -317,7 +317,7 @@ def brownian_lookahead_loss(
     """(T, L) of a Brownian noise reduction stopped by an *illegal* rule that peeks ahead: at the first
     level i whose next released value y_{i+1} exceeds y_i (at the last level if none does).
 
-    The rule looks at a future output, so i is not a stopping time (seed 002, Definition 4.3) and the
+    The rule looks at a future output, so i is not a stopping time ([Rogers23] Definition 4.3) and the
     identity E[exp(lambda L - lambda (lambda + 1) rho_T)] = 1 fails (the mean exceeds 1 on notebook 6's
     schedule): the negative control of the martingale check. L is :func:`brownian_privacy_loss` at T;
     the same ``rng`` gives the same paths as :func:`brownian_noise_reduction`. Shapes as there, without

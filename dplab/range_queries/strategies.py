@@ -1,4 +1,4 @@
-"""Strategies for answering all range queries over k ordered bins (seed 000, "Strategy 1/2/3").
+"""Strategies for answering all range queries over k ordered bins ([Duke18], "Strategy 1/2/3").
 
 A histogram x of k ordered bins, and the workload W of all k(k+1)/2 range queries
 x[i] + ... + x[j]. A *strategy* measures some linear queries A x with Laplace noise
@@ -359,7 +359,7 @@ class _LevelStrategy(_FastStrategy):
 class HierarchyStrategy(_LevelStrategy):
     """A b-ary tree of interval counts over the bins padded to b^h, flat in level order
     (top level first). Direct answers: each range as the sum of its maximal tree nodes,
-    at most 2(b - 1) per level (seed 000, Strategy 3)."""
+    at most 2(b - 1) per level ([Duke18], Strategy 3)."""
 
     name = "hierarchy"
     answers_directly = True

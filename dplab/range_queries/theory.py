@@ -3,7 +3,7 @@
 expected_total_error(name, k, eps, ...) = Var(one measurement) * error_units, where
 the epsilon-free units are computed once per configuration (cached: a slider that
 moves epsilon only rescales). Also: the error per range query, where the hierarchy
-starts to beat identity, the best branching factor, and the seed's orders of growth.
+starts to beat identity, the best branching factor, and [Duke18]'s orders of growth.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def best_branching(k: int, branchings=range(2, 65), *, include_root: bool) -> tu
 
 
 def seed_error_orders(k: ArrayLike, epsilon: float) -> dict[str, np.ndarray]:
-    """The seed's orders of growth of the *total* error (constants set to 1): strategy 2
+    """[Duke18]'s orders of growth of the *total* error (constants set to 1): strategy 2
     O(k^3/eps^2), strategy 3 O(k^2 log^3 k / eps^2); strategy 1's slide value O(k^4/eps^2)
     is its per-query error (the total is about k^6/(16 eps^2))."""
     k = np.asarray(check_positive_int(k, "k", array_ok=True), dtype=float)
@@ -169,7 +169,7 @@ def hierarchy_crossover_any_k(
 
 def hierarchy_node_variance(k: int, epsilon: float, branching: int = 2, include_root: bool = False) -> float:
     """Variance of one noisy node of the b-ary hierarchy: 2 (l/eps)^2 with l the number of
-    measured levels (its sensitivity); l = log_b k for k = b^H without the root, the seed's
+    measured levels (its sensitivity); l = log_b k for k = b^H without the root, [Duke18]'s
     "error in each node O(log^2 k / eps^2)"."""
     s = range_strategy("hierarchy", k, branching, include_root=include_root)
     return laplace_mse(s.sensitivity, epsilon)
@@ -190,5 +190,5 @@ def hierarchy_max_range_nodes(k: int, branching: int = 2) -> int:
 def hierarchy_max_range_error(k: int, epsilon: float, branching: int = 2) -> float:
     """The largest expected squared error of a range answered by summing its maximal nodes
     (no inference, no root): hierarchy_max_range_nodes * hierarchy_node_variance. For b = 2
-    it is 4 H^2 (H - 1)/eps^2 with H = log2 k: the seed's O(log^3 k / eps^2)."""
+    it is 4 H^2 (H - 1)/eps^2 with H = log2 k: [Duke18]'s O(log^3 k / eps^2)."""
     return hierarchy_max_range_nodes(k, branching) * hierarchy_node_variance(k, epsilon, branching)

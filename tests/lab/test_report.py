@@ -16,40 +16,40 @@ def _fixed(est, low, high):
 
 def test_verdicts():
     rows = evaluate_rows([
-        ReportRow("a", "f", "s", "p", 1.0, "=", interval=_fixed(1.1, 0.9, 1.2)),
-        ReportRow("b", "f", "s", "p", 1.0, "=", interval=_fixed(1.3, 1.2, 1.4)),
-        ReportRow("c", "f", "s", "p", 1.0, "<=", interval=_fixed(0.5, 0.4, 0.6)),
-        ReportRow("d", "f", "s", "p", 1.0, "<=", interval=_fixed(1.5, 1.1, 1.9)),
-        ReportRow("e", "f", "s", "p", 1.0, ">=", interval=_fixed(0.95, 0.9, 1.01)),
-        ReportRow("f", "f", "s", "p", 2.0, "exact", value=2.0),
-        ReportRow("g", "f", "s", "p", 2.0, "exact", value=2.1),
+        ReportRow("a", "f", "Hu", "p", 1.0, "=", interval=_fixed(1.1, 0.9, 1.2)),
+        ReportRow("b", "f", "Hu", "p", 1.0, "=", interval=_fixed(1.3, 1.2, 1.4)),
+        ReportRow("c", "f", "Hu", "p", 1.0, "<=", interval=_fixed(0.5, 0.4, 0.6)),
+        ReportRow("d", "f", "Hu", "p", 1.0, "<=", interval=_fixed(1.5, 1.1, 1.9)),
+        ReportRow("e", "f", "Hu", "p", 1.0, ">=", interval=_fixed(0.95, 0.9, 1.01)),
+        ReportRow("f", "f", "Hu", "p", 2.0, "exact", value=2.0),
+        ReportRow("g", "f", "Hu", "p", 2.0, "exact", value=2.1),
     ])
     assert [r.verdict for r in rows] == ["PASS", "FAIL", "PASS", "FAIL", "PASS", "PASS", "FAIL"]
 
 
 def test_computed_bound_rows():
     rows = evaluate_rows([
-        ReportRow("a", "f", "s", "p", 66.0, "<=", value=64.9),
-        ReportRow("b", "f", "s", "p", 66.0, "<=", value=66.1),
-        ReportRow("c", "f", "s", "p", 1.0, ">=", value=1.2),
+        ReportRow("a", "f", "Hu", "p", 66.0, "<=", value=64.9),
+        ReportRow("b", "f", "Hu", "p", 66.0, "<=", value=66.1),
+        ReportRow("c", "f", "Hu", "p", 1.0, ">=", value=1.2),
     ])
     assert [r.verdict for r in rows] == ["PASS", "FAIL", "PASS"]
     with pytest.raises(ValueError, match="not both"):
-        ReportRow("d", "f", "s", "p", 1.0, "<=", value=1.0, interval=lambda c: None)
+        ReportRow("d", "f", "Hu", "p", 1.0, "<=", value=1.0, interval=lambda c: None)
 
 
 def test_bonferroni_level_each_row_labelled_and_pipes_escaped():
     seen = []
-    rows = [ReportRow(str(i), "E|X|", "s", "p", 0.0, "=",
+    rows = [ReportRow(str(i), "E|X|", "Hu", "p", 0.0, "=",
                       interval=lambda c: seen.append(c) or Estimate(0.0, -1.0, 1.0, c))
             for i in range(4)]
-    rows.append(ReportRow("x", "f", "s", "p", 1.0, "exact", value=1.0))
+    rows.append(ReportRow("x", "f", "Hu", "p", 1.0, "exact", value=1.0))
     text = report_markdown(evaluate_rows(rows))
     assert seen == [pytest.approx(1 - 0.05 / 4)] * 4
     assert "E\\|X\\|" in text
     assert text.count("(98.75%)") == 4  # each statistical row states its own level
     with pytest.raises(ValueError, match="relation"):
-        ReportRow("x", "f", "s", "p", 0.0, "~", value=0.0)
+        ReportRow("x", "f", "Hu", "p", 0.0, "~", value=0.0)
 
 
 @pytest.mark.slow
@@ -73,9 +73,9 @@ def test_committed_report_is_current(report_rows):
 
 def test_the_catches_column_and_the_summary_line():
     """catches: a report that drops the catches column or miscounts the rows that name a mutant"""
-    rows = evaluate_rows([ReportRow("a", "f", "s", "p", 1.0, "exact", value=1.0,
+    rows = evaluate_rows([ReportRow("a", "f", "Hu", "p", 1.0, "exact", value=1.0,
                                     catches="m.one: E|X| for E X"),
-                          ReportRow("b", "f", "s", "p", 1.0, "exact", value=1.0)])
+                          ReportRow("b", "f", "Hu", "p", 1.0, "exact", value=1.0)])
     text = report_markdown(rows, mutants=7)
     assert "2 rows, 1 of them naming the bugs they catch" in text and "7 mutants declared" in text
     assert "| m.one: E\\|X\\| for E X | PASS |" in text and "| — | PASS |" in text

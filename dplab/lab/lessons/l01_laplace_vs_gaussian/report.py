@@ -1,6 +1,6 @@
 """Lesson 1, Laplace vs Gaussian (``notebooks/01_laplace_vs_gaussian.ipynb``): constants, small tables and
-report rows. Seeds 003 (Laplace slides), 004 (Theorem 3), 000 (Laplace error) and 002 (Gaussian, zCDP).
-The figures and panels are in ``views.py``."""
+report rows. [Hu] (Laplace slides), [Roth11] (Theorem 3), [Duke18] (Laplace error), [Rogers23] (Gaussian,
+zCDP). The figures and panels are in ``views.py``."""
 
 from __future__ import annotations
 
@@ -122,75 +122,75 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     sig_z, eps_z = gaussian.gaussian_sigma_zcdp(1, rho), zcdp_to_approx_dp(rho, delta_z)
     sig_renyi = gaussian.gaussian_sigma_zcdp(1, RENYI_RHO)
     return [
-        ReportRow("01.laplace_mse", "E[err²] = 2(Δ/ε)²", "003", f"Δ=1, ε={eps}, n={n}{SHARED_B}",
+        ReportRow("01.laplace_mse", "E[err²] = 2(Δ/ε)²", "Hu", f"Δ=1, ε={eps}, n={n}{SHARED_B}",
                   laplace.laplace_mse(1, eps), "=", interval=lambda c: lap.mse(b, c),
                   catches="laplace.mse_no_factor_2: the Laplace variance b² for 2b²"),
-        ReportRow("01.laplace_mae", "E|err| = Δ/ε", "004", f"Δ=1, ε={eps}, n={n}{SHARED_B}",
+        ReportRow("01.laplace_mae", "E|err| = Δ/ε", "Roth11", f"Δ=1, ε={eps}, n={n}{SHARED_B}",
                   laplace.laplace_mae(1, eps), "=", interval=lambda c: lap.mae(b, c),
                   catches="laplace.mae_is_std: E|err| as the standard deviation √2 Δ/ε"),
-        ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "004",
+        ReportRow("01.laplace_tail", "Pr[|err| ≥ (Δ/ε) ln(1/β)] = β", "Roth11",
                   f"Δ=1, ε={eps}, β={BETA}, n={n}{SHARED_B}",
                   BETA, "=", interval=lambda c: lap.exceed(b, t, c),
                   catches="laplace.tail_one_sided: t from the one-sided tail, (Δ/ε) ln(1/(2β))"),
-        ReportRow("01.count_mse", "count query: E[err²] = 2(1/ε)²", "003",
+        ReportRow("01.count_mse", "count query: E[err²] = 2(1/ε)²", "Hu",
                   f"YRBSS # height ≥ {TALL} m, ε={eps_real}, n={n}", laplace.laplace_mse(1, eps_real), "=",
                   interval=lambda c: mean_ci(count_sq, c),
                   catches="laplace.sample_rate_as_scale: noise drawn with the rate ε/Δ as its scale"),
-        ReportRow("01.mean_mse", "clipped mean: E[err²] = 2((hi-lo)/(n ε))²", "003",
+        ReportRow("01.mean_mse", "clipped mean: E[err²] = 2((hi-lo)/(n ε))²", "Hu",
                   f"YRBSS height in {list(HEIGHT_CLIP)} m, ε={eps_real}, n={n} (Δ = (hi-lo)/n written out)",
                   laplace.laplace_mse(mean_sensitivity, eps_real), "=",
                   interval=lambda c: mean_ci(mean_sq, c),
                   catches="sensitivity.clipped_mean_add_remove, laplace.sample_rate_as_scale: the mean's "
                   "sensitivity halved, or the rate taken for the scale"),
-        ReportRow("01.accuracy_pure", "Pr[max_i |err_i| > Δ(k/ε) ln(k/β)] ≤ β", "004",
+        ReportRow("01.accuracy_pure", "Pr[max_i |err_i| > Δ(k/ε) ln(k/β)] ≤ β", "Roth11",
                   f"Δ=1, k=10, ε=1, β={BETA}, n=100000", BETA, "<=", interval=failure(10, None, 100_000),
                   catches="laplace.accuracy_no_union_bound: one answer's tail for k answers"),
-        ReportRow("01.accuracy_approx", "Pr[max_i |err_i| > Δ(√(8k ln(1/δ))/ε) ln(k/β)] ≤ β", "004",
+        ReportRow("01.accuracy_approx", "Pr[max_i |err_i| > Δ(√(8k ln(1/δ))/ε) ln(k/β)] ≤ β", "Roth11",
                   f"Δ=1, k=200, ε=1, δ=1e-6, β={BETA}, n=20000", BETA, "<=",
                   interval=failure(200, 1e-6, 20_000),
                   catches="laplace.accuracy_no_union_bound: one answer's tail for k answers"),
         ReportRow("01.accuracy_approx_private", "Theorem 3's scale b = Δ√(8k ln(1/δ))/ε is (ε, δ)-DP: "
-                  "advanced composition (DRV) of k answers at ε' = Δ/b ≤ ε", "004",
+                  "advanced composition (DRV) of k answers at ε' = Δ/b ≤ ε", "Roth11",
                   "Δ=1, k=200, ε=1, δ=1e-6 (the row above checks α for that b, not that b is private)", 1.0,
                   "<=",
                   value=advanced_composition(1 / laplace.laplace_scale_k(1, 200, 1.0, 1e-6), 200, 1e-6)[0],
                   catches="laplace.advanced_scale_8_to_2: b = Δ√(2k ln(1/δ))/ε, too little noise"),
-        ReportRow("01.gauss_analytic_delta", "analytic σ: E[(1 - e^(ε-L))+] = δ", "002",
+        ReportRow("01.gauss_analytic_delta", "analytic σ: E[(1 - e^(ε-L))+] = δ", "Rogers23",
                   f"Δ=1, ε={eps_g}, δ={delta_g}, σ={sig_a:.4f}, n=2000000", delta_g, "=",
                   interval=lambda c: mean_ci(hs_a, c),
                   catches="gaussian.delta_no_e_eps: σ calibrated on a wrong δ(σ)"),
-        ReportRow("01.gauss_classical_delta", "exact δ of the classical σ: dplab's δ(σ) at dplab's σ = "
-                  "Balle-Wang Thm 8 in scipy at Dwork & Roth's σ = √(2 ln(1.25/δ))/ε (3.2e-6 ≤ δ)", "002",
+        ReportRow("01.gauss_classical_delta", "exact δ of the classical σ: dplab's δ(σ) at dplab's σ = Balle-"
+                  "Wang Thm 8 in scipy at Dwork & Roth's σ = √(2 ln(1.25/δ))/ε (3.2e-6 ≤ δ)", "Rogers23",
                   f"Δ=1, ε=0.5, δ={delta_g}, σ={sig_c:.4f}", _classical_delta_scipy(0.5, delta_g), "exact",
                   value=gaussian.gaussian_delta(sig_c, 1, 0.5), rel_tol=1e-12,  # absolute: 3e-7 of the value
                   catches="gaussian.classical_no_2, gaussian.delta_no_e_eps: σ without the 2, δ(σ) "
                   "without e^ε"),
         ReportRow("01.gauss_classical_sigma", "classical σ = cΔ/ε, c² = 2 ln(1.25/δ) (Dwork & Roth Thm A.1)",
-                  "002", f"Δ=1, ε=0.5, δ={delta_g}: c = √(2 ln 1250) from the theorem's statement",
+                  "Rogers23", f"Δ=1, ε=0.5, δ={delta_g}: c = √(2 ln 1250) from the theorem's statement",
                   math.sqrt(2 * math.log(1.25 / delta_g)) / 0.5, "exact", value=sig_c,
                   catches="gaussian.classical_no_2: the 2 under the square root dropped (σ 0.71× too small, "
                   "which the row above does not see)"),
         ReportRow("01.gauss_zcdp_calibration", "zCDP σ = Δ/√(2ρ) is (ρ + 2√(ρ ln(1/δ)), δ)-DP: "
-                  "exact δ(σ) at that ε ≤ δ", "002",
+                  "exact δ(σ) at that ε ≤ δ", "Rogers23",
                   f"Δ=1, ρ={rho}, δ={delta_z:g}, ε={eps_z:.4f}, Balle-Wang Thm 8", delta_z, "<=",
                   value=gaussian.gaussian_delta(sig_z, 1, eps_z),
                   catches="zcdp.simple_conversion_no_2, gaussian.zcdp_sigma_too_small: ε or σ too small"),
         ReportRow("01.gauss_zcdp_renyi", "zCDP σ = Δ/√(2ρ) makes the Gaussian ρ-zCDP: D_α(N(0, σ²) ‖ "
-                  "N(Δ, σ²)) = αρ, the divergence by quadrature (scipy): max relative error", "002",
+                  "N(Δ, σ²)) = αρ, the divergence by quadrature (scipy): max relative error", "Rogers23",
                   f"Δ=1, ρ={RENYI_RHO}, α = {', '.join(map(str, RENYI_ALPHAS))}", 1e-7, "<=",
                   value=max(abs(_renyi_by_quadrature(sig_renyi, a) / (a * RENYI_RHO) - 1)
                             for a in RENYI_ALPHAS),
                   catches="gaussian.zcdp_sigma_too_small, gaussian.zcdp_sigma_no_sqrt: Δ/(2√ρ) or Δ/(2ρ)"),
-        ReportRow("01.gauss_delta_reference", "δ(σ=1, Δ=1, ε=1), Balle-Wang Thm 8", "002",
+        ReportRow("01.gauss_delta_reference", "δ(σ=1, Δ=1, ε=1), Balle-Wang Thm 8", "Rogers23",
                   "dp-accounting 0.6.0 reference", 0.1269367375, "exact",
                   value=gaussian.gaussian_delta(1.0, 1.0, 1.0), rel_tol=1e-8,
                   catches="gaussian.delta_no_e_eps: Balle & Wang's δ without its e^ε"),
-        ReportRow("01.zcdp_reference", "ρ=0.5 zCDP → ε = ρ + 2√(ρ ln(1/δ))", "002",
+        ReportRow("01.zcdp_reference", "ρ=0.5 zCDP → ε = ρ + 2√(ρ ln(1/δ))", "Rogers23",
                   "δ=1e-6, dp-accounting 0.6.0 reference", 5.756522, "exact",
                   value=zcdp_to_approx_dp(0.5, 1e-6), rel_tol=1e-6,
                   catches="zcdp.simple_conversion_no_2: the 2 of 2√(ρ ln(1/δ)) dropped"),
-        ReportRow("01.crossover_k", "smallest k with k σ₁² < 2(k/ε)² (closed form vs search)", "002/004",
-                  "ε=1, δ=1e-6", _crossover_brute_force(1.0, 1e-6), "exact",
+        ReportRow("01.crossover_k", "smallest k with k σ₁² < 2(k/ε)² (closed form vs search)",
+                  "Rogers23, Roth11", "ε=1, δ=1e-6", _crossover_brute_force(1.0, 1e-6), "exact",
                   value=gaussian.gaussian_laplace_crossover_k(1.0, 1e-6),
                   catches="gaussian.crossover_off_by_one: the largest k where Laplace still wins"),
     ]

@@ -33,7 +33,7 @@ _line = partial(TheoryVsEmpirical, confidence=LEVEL)
 
 def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0), location: float = -5.0):
     """Lap(0, b) densities for several b = Delta/epsilon, and Lap(mu, 1) with mu = -5: the
-    location parameter shifts the peak (seed 003's Laplace(-5, 1) curve)."""
+    location parameter shifts the peak ([Hu]'s Laplace(-5, 1) curve)."""
     fig, (ax,) = new_figure(1, width=6.0)
     x = np.linspace(-10, 10, 801)
     for b in scales:
@@ -47,7 +47,7 @@ def figure_laplace_densities(scales=(0.5, 1.0, 2.0, 4.0), location: float = -5.0
 
 
 def figure_laplace_vs_normal():
-    """Laplace(0, sqrt(1/2)) and N(0, 1): equal variance, different tails (seed 003)."""
+    """Laplace(0, sqrt(1/2)) and N(0, 1): equal variance, different tails ([Hu])."""
     fig, (ax, ax_tail) = new_figure(2)
     x = np.linspace(-4, 4, 801)
     ax.plot(x, stats.laplace.pdf(x, scale=math.sqrt(0.5)), color=COLORS["laplace"],
@@ -188,7 +188,7 @@ def k_query_panel(seed: int = lesson.SEED) -> widgets.SliderPanel:
 
 def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = lesson.BETA,
                       seed: int = lesson.SEED):
-    """alpha against k: seed 004's bounds (pure and (ε, δ)), the exact alpha, simulation."""
+    """alpha against k: [Roth11]'s bounds (pure and (ε, δ)), the exact alpha, simulation."""
     fig, (ax,) = new_figure(1, width=7.0, height=3.8)
     ks = np.unique(np.geomspace(1, 1000, 60).astype(int))
     # wide and pale: the exact alpha (dashed) nearly covers it, the union bound being nearly tight
@@ -196,7 +196,7 @@ def figure_accuracy_k(epsilon: float = 1.0, delta: float = 1e-6, beta: float = l
             alpha=0.35, label="bound, pure: (k/ε) ln(k/β)")
     if epsilon <= 1:
         ax.plot(ks, laplace.laplace_accuracy_k(1, ks, epsilon, beta, delta),
-                color=COLORS["bound"], label="bound, (ε, δ), seed's split: (√(8k ln(1/δ))/ε) ln(k/β)")
+                color=COLORS["bound"], label="bound, (ε, δ), [Roth11]'s split: (√(8k ln(1/δ))/ε) ln(k/β)")
         ax.axvline(8 * math.log(1 / delta), color=COLORS["bound"], ls=":", lw=1, label="k = 8 ln(1/δ)")
     exact_step = np.array([advanced_composition_per_step(epsilon, int(k), delta) for k in ks])
     ax.plot(ks, np.log(ks / beta) / exact_step, color=COLORS["zcdp"], lw=1.2,

@@ -70,7 +70,7 @@ MUTANTS = (
     Mutant("contingency.seed003_last_cell_one_noise", CONTINGENCY,
            "return as_result(2 * (d - 1) * np.asarray(laplace_mse(1.0, epsilon / (d - 1))))",
            "return as_result(d * np.asarray(laplace_mse(1.0, epsilon / (d - 1))))",
-           "seed 003's derived last cell counted with one noise, not the d - 1 of the cells it subtracts"),
+           "[Hu]'s derived last cell counted with one noise, not the d - 1 of the cells it subtracts"),
     Mutant("contingency.parallel_replace_as_add_remove", CONTINGENCY,
            "\"parallel_replace\": \"replace\",",
            "\"parallel_replace\": \"add_remove\",",

@@ -1,6 +1,6 @@
 """Lesson 3, hierarchical vs flat range queries: constants, report rows and a live p-Identity.
 
-Notebook ``notebooks/03_hierarchy_vs_flat_range_queries.ipynb``. Seed 000 ("Strategy 1/2/3",
+Notebook ``notebooks/03_hierarchy_vs_flat_range_queries.ipynb``. [Duke18] ("Strategy 1/2/3",
 "Strategy based mechanisms"); Hay et al. 2010; Qardaji et al. 2013; McKenna et al. 2018. No
 plotting here: the figures and the panel are in ``views.py``.
 """
@@ -70,7 +70,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     for rid, formula, name, b, inference, root, trials, catches in configs:
         s = range_strategy(name, k, b, include_root=root)
         per = s.total_error(s.measure(x, 1.0, rng=seed, size=trials), x, inference=inference) / n_ranges(k)
-        rows.append(ReportRow(rid, formula + " (per range query)", "000",
+        rows.append(ReportRow(rid, formula + " (per range query)", "Duke18",
                               f"YRBSS heights, k={k}, B={b}, ε=1, n={trials}",
                               expected_error_per_query(name, k, 1.0, b, inference, include_root=root), "=",
                               interval=lambda c, p=per: mean_ci(p, c), **catches))
@@ -78,7 +78,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     xs = synthetic_histogram("zipf", 24, rng=seed)
     per_all = small.total_error(small.measure(xs, 1.0, rng=seed, size=4000), xs, inference=False)
     rows.append(ReportRow("03.all_ranges", "all ranges directly: simulated = k(k+1)/2 · 2⌊(k+1)²/4⌋²/ε²",
-                          "000",
+                          "Duke18",
                           "Zipf histogram, k=24, ε=1, n=4000", 24 * 25 / 2 * 2 * (25**2 // 4) ** 2,
                           "=", interval=lambda c: mean_ci(per_all, c),
                           catches="strategies.all_ranges_sensitivity_k2_4: ⌊k²/4⌋ for ⌊(k+1)²/4⌋"))
@@ -87,37 +87,37 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     ours = expected_error_per_query(p_identity, epsilon=1.0)
     cross = _bounded_crossovers()
     rows += [
-        ReportRow("03.p_identity", "optimised p-Identity, least squares (per range query)", "000",
+        ReportRow("03.p_identity", "optimised p-Identity, least squares (per range query)", "Duke18",
                   f"YRBSS heights, k={k}, p={p_identity.theta.shape[0]}, ε=1, n=2000", ours,
                   "=", interval=lambda c: mean_ci(per_p, c),
                   catches="optimization.p_identity_no_d, optimization.p_identity_x_no_theta: A(Θ) without D, "
                   "Θ's measurements left out of the error"),
         ReportRow("03.p_identity_goal", "p-Identity per-query error ≤ 66 (goal; McKenna et al. 65.6)",
-                  "000", f"k={k}, computed", 66.0, "<=", value=ours,
+                  "Duke18", f"k={k}, computed", 66.0, "<=", value=ours,
                   catches="optimization.p_identity_x_no_theta: Θ's measurements left out"),
-        ReportRow("03.reference_identity", "identity per query, eps=1, k=256 (issue reference)", "000",
+        ReportRow("03.reference_identity", "identity per query, eps=1, k=256 (issue reference)", "Duke18",
                   "reference 172.0", 172.0, "exact", value=expected_error_per_query("identity", 256, 1.0),
                   rel_tol=0.05 / 172.0,  # the reference is rounded to 0.1
                   catches="strategies.identity_units_sum_of_squares: Σ L² for Σ L (k - L + 1)"),
-        ReportRow("03.reference_binary_root", "binary + root + inference per query (reference)", "000",
+        ReportRow("03.reference_binary_root", "binary + root + inference per query (reference)", "Duke18",
                   "reference 264.8", 264.8, "exact",
                   value=expected_error_per_query("hierarchy", 256, 1.0, 2, True, include_root=True),
                   rel_tol=0.05 / 264.8,
                   catches="strategies.levels_as_height, strategies.spectral_lambda_levels: the root's level "
                   "not counted in the sensitivity, λ counts levels, not node sizes"),
-        ReportRow("03.reference_16ary", "16-ary + inference per query (reference)", "000",
+        ReportRow("03.reference_16ary", "16-ary + inference per query (reference)", "Duke18",
                   "reference 79.2", 79.2, "exact",
                   value=expected_error_per_query("hierarchy", 256, 1.0, 16, True, include_root=False),
                   rel_tol=0.05 / 79.2,
                   catches="strategies.spectral_lambda_levels: λ counts levels, not node sizes"),
-        ReportRow("03.spectral_vs_columns", "‖W A⁺‖²_F: spectral formula vs Hay column by column", "000",
+        ReportRow("03.spectral_vs_columns", "‖W A⁺‖²_F: spectral formula vs Hay column by column", "Duke18",
                   "k=200, B=3", hierarchy_units_by_columns(200, 3, include_root=False), "exact",
                   value=range_strategy("hierarchy", 200, 3, include_root=False).error_units(inference=True),
                   rel_tol=1e-9,
                   catches="strategies.tree_bottom_up_unweighted, strategies.tree_top_down_sign, "
                   "strategies.spectral_lambda_levels: Hay's estimate (columns) or the spectral form wrong"),
         ReportRow("03.inference_reduction",
-                  "share of error removed by inference, binary, k=256: 1 - ‖W A⁺‖²/Σ nodes used", "000",
+                  "share of error removed by inference, binary, k=256: 1 - ‖W A⁺‖²/Σ nodes used", "Duke18",
                   "spectral formula vs Hay column by column",
                   1 - hierarchy_units_by_columns(256, 2, include_root=False)
                   / range_strategy("hierarchy", 256, 2, include_root=False).error_units(inference=False),
@@ -127,7 +127,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   catches="strategies.tree_bottom_up_unweighted, strategies.spectral_lambda_levels: Hay's "
                   "estimate (columns) or the spectral form wrong"),
         ReportRow("03.crossover_binary", "smallest power of 2 where hierarchy + inference beats identity",
-                  "000", "B=2, no root (column-by-column check), searched up to k = 2^11", cross[1],
+                  "Duke18", "B=2, no root (column-by-column check), searched up to k = 2^11", cross[1],
                   "exact", value=cross[0],
                   catches="theory.crossover_without_inference: the direct answers' crossover"),
     ]

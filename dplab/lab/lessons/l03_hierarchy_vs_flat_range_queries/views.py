@@ -138,8 +138,8 @@ def range_panel(seed: int = SEED) -> widgets.SliderPanel:
 
 def figure_orders(epsilon: float = 1.0):
     """Left: exact totals of identity, hierarchy (direct and with inference) and wavelet, with the
-    seed's orders, all divided by k^2 so that the crossover at 512 shows. Right: all ranges,
-    total against k^6/16 and per query against the seed's O(k^4)."""
+    [Duke18]'s orders, all divided by k^2 so that the crossover at 512 shows. Right: all ranges,
+    total against k^6/16 and per query against [Duke18]'s O(k^4)."""
     fig, (ax, ax_all) = new_figure(2, width=5.2, height=3.8)
     ks = np.array(K_VALUES, dtype=float)
     for label in ("identity", "hierarchy", "hierarchy + inference", "wavelet (Privelet)"):

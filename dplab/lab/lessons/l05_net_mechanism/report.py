@@ -109,60 +109,60 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
 
     return [
         ReportRow("05.em_utility", "exponential mechanism: Pr[s ≤ OPT − (2Δ/ε)(ln|R| + t)], simulated = "
-                  "exact", "001", f"most common height (|R| = {scores.size}), ε={eps_em:g}, t=1, 2·10⁵ draws",
-                  em_fail, "=", interval=freq(em_fails, draws),
+                  "exact", "Gaboardi17", f"most common height (|R| = {scores.size}), ε={eps_em:g}, t=1, "
+                  "2·10⁵ draws", em_fail, "=", interval=freq(em_fails, draws),
                   catches="exponential.inverse_cdf_off_by_one: the sampler returns the next candidate"),
         ReportRow("05.em_utility_tight", "its bound e^−t, within a factor 2: OPT once and |R| − 1 scores at "
-                  "the threshold, exact = (|R|−1)x/(1 + (|R|−1)x), x = e^−t/|R|", "001",
+                  "the threshold, exact = (|R|−1)x/(1 + (|R|−1)x), x = e^−t/|R|", "Gaboardi17",
                   f"|R|=37, ε={eps_em:g}, t=1", 36 * x / (1 + 36 * x), "exact", value=tight, rel_tol=1e-9,
                   catches="exponential.threshold_no_ln_r, exponential.weights_no_2: threshold or weights"),
         ReportRow("05.gumbel_is_em", "report noisy max with Gumbel(2Δ/ε) noise picks the mode w.p. "
-                  "softmax(εs/2Δ)", "001", f"ε={eps_em:g}, 2·10⁵ draws", float(p_em[top]), "=",
+                  "softmax(εs/2Δ)", "Gaboardi17", f"ε={eps_em:g}, 2·10⁵ draws", float(p_em[top]), "=",
                   interval=freq(int(np.sum(gumbel == top)), draws),
                   catches="exponential.weights_no_2, exponential.rnm_scales_swapped: a calibration off by 2"),
         ReportRow("05.pf_is_rnm_exponential", "permute-and-flip (run literally) = report noisy max with "
-                  "Exponential(2Δ/ε) noise (exact), Pr[mode]", "001", f"ε={eps_em:g}, 2·10⁵ draws",
+                  "Exponential(2Δ/ε) noise (exact), Pr[mode]", "Gaboardi17", f"ε={eps_em:g}, 2·10⁵ draws",
                   float(p_pf[top]), "=", interval=freq(int(np.sum(flipped == top)), draws),
                   catches="exponential.pf_probabilities_scale_2: its exact law at 4Δ/ε"),
         ReportRow("05.pf_beats_em", "E[score] of permute-and-flip ≥ that of the exponential mechanism",
-                  "001", f"ε={eps_em:g}, exact", float(p_em @ scores), ">=", value=float(p_pf @ scores),
+                  "Gaboardi17", f"ε={eps_em:g}, exact", p_em @ scores, ">=", value=float(p_pf @ scores),
                   catches="exponential.pf_probabilities_scale_2: its exact law at 4Δ/ε"),
         ReportRow("05.rnm_laplace_not_monotone", "RNM, Laplace(Δ/ε), non-monotone neighbours: loss "
-                  "2ε − ln(1+ε) > ε", "001", "s = (0, 0), s' = (1, −1), ε=1", 2 - math.log(2), "exact",
+                  "2ε − ln(1+ε) > ε", "Gaboardi17", "s = (0, 0), s' = (1, −1), ε=1", 2 - math.log(2), "exact",
                   value=ReportNoisyMax(1.0, 1.0, monotone=True).max_privacy_loss(*RNM_PAIR), rel_tol=1e-7,
                   catches="exponential.laplace_rnm_half_dropped, exponential.rnm_scales_swapped: law, scale"),
         ReportRow("05.covering_radius", "covering radius K(|X| − K)/(|X| m), K = min(⌊|X|/2⌋, m) = the "
-                  "farthest any database of size n' lies from the net (brute force; max |difference|)", "004",
-                  "; ".join(f"|X|={k}, m={m}, n'={nn}" for k, m, nn in covering), 0.0, "exact", rel_tol=1e-12,
+                  "farthest any database of size n' lies from the net (brute force; max |difference|)",
+                  "Roth11", "; ".join(f"|X|={k}, m={m}, n'={nn}" for k, m, nn in covering), 0.0, "exact",
                   value=max(abs(nm.net_covering_distance(k, m, nn) - nm.net_covering_radius(k, m))
                             for k, m, nn in covering),
-                  catches="net_mechanism.covering_no_min_m: K = ⌊|X|/2⌋ when m is smaller"),
+                  rel_tol=1e-12, catches="net_mechanism.covering_no_min_m: K = ⌊|X|/2⌋ when m is smaller"),
         ReportRow("05.net_bound_exact", "net mechanism: Pr[err > OPT + (2Δ/ε)(ln|N| + ln 1/β)] (≤ β), exact "
-                  "over the net = by hand (softmax over each database's TV distance)", "004",
+                  "over the net = by hand (softmax over each database's TV distance)", "Roth11",
                   f"YRBSS |X|=8, all 256 predicates, n={n}, m={M_STATIC} (|N|={size:,}), ε={EPSILON:g}, "
                   f"β={BETA:g}", by_hand, "exact", value=exact_fail, rel_tol=1e-12,
                   catches="net_mechanism.tail_off_by_one, net_mechanism.bound_ln_beta_sign: level, sign"),
         ReportRow("05.net_release_opt", "net mechanism: Pr[error = OPT], draws over the scored net = exact",
-                  "004", f"n={n}, m={M_STATIC}, ε={EPSILON:g}, 2·10⁴ draws",
+                  "Roth11", f"n={n}, m={M_STATIC}, ε={EPSILON:g}, 2·10⁴ draws",
                   float(state.error_distribution(EPSILON)[1][0]), "=",
                   interval=freq(int(np.sum(net_errs <= state.opt + 1e-9)), net_errs.size),
                   catches="net_mechanism.score_sign: the exact law scores by +error"),
         ReportRow("05.net_mechanism_runs", "dplab.net_mechanism runs: Pr[error ≤ its median] = exact",
-                  "004", f"n={n}, m={M_RUNS} (|N|={small.net.shape[0]:,}), ε={EPS_RUNS:g}, {N_RUNS} runs",
+                  "Roth11", f"n={n}, m={M_RUNS} (|N|={small.net.shape[0]:,}), ε={EPS_RUNS:g}, {N_RUNS} runs",
                   float(small_cdf[median]), "=", interval=freq(runs_below, N_RUNS),
                   catches="exponential.stream_no_2: the streamed sampler at ε s/Δ"),
         ReportRow("05.lemma12", "Lemma 12's experiment: Pr[a subsample of m rows misses some predicate by "
-                  "> α], simulated = exact (multinomial, over the net; the union bound: 42)", "004",
+                  "> α], simulated = exact (multinomial, over the net; the union bound: 42)", "Roth11",
                   f"YRBSS n={n}, |C|=256, m={M_STATIC}, α=0.25, 2·10⁴ subsamples", sub_exact, "=",
                   interval=freq(sub_fails, trials12),
                   catches="net_mechanism.subsample_m_minus_1: a subsample of m − 1 rows divided by m"),
         ReportRow("05.laplace_answers_median", "Laplace on 256 answers at Δ₁ = 128/n: median max error "
-                  "= exact quantile", "004", f"n={n}, ε={EPSILON:g}, 2·10⁴ draws",
+                  "= exact quantile", "Roth11", f"n={n}, ε={EPSILON:g}, 2·10⁴ draws",
                   nm.laplace_answers_max_error_quantile(0.5, 256, 128 / n, EPSILON), "=",
                   interval=lambda c: quantile_ci(lap, 0.5, c),
                   catches="net_mechanism.l1_one_direction: the L1 sensitivity 64/n for 128/n"),
         ReportRow("05.histogram_median", "noisy histogram, Lap(2/(nε)) per cell: median max error over every "
-                  "predicate = exact (two Gamma sums)", "004", f"|X|=8, n={n}, ε={EPSILON:g}, 2·10⁴ draws",
+                  "predicate = exact (two Gamma sums)", "Roth11", f"|X|=8, n={n}, ε={EPSILON:g}, 2·10⁴ draws",
                   nm.noisy_histogram_max_error_quantile(0.5, 8, n, EPSILON), "=",
                   interval=lambda c: quantile_ci(hist, 0.5, c),
                   catches="net_mechanism.histogram_sensitivity_1: sensitivity 1/n under replace-one"),

@@ -88,7 +88,7 @@ def figure_utility(seed: int = SEED, draws: int = 100_000):
 
 def figure_net(seed: int = SEED, draws: int = 20_000):
     """The net mechanism on the YRBSS universe (n = 1000, |X| = 8, all 256 predicates, m = 20):
-    the exact distribution of its max error, draws, OPT, the non-vacuous bound and the seed's."""
+    the exact distribution of its max error, draws, OPT, the non-vacuous bound and [Roth11]'s."""
     state, n = lesson.net_state(N_DEFAULT, 3, M_STATIC), N_DEFAULT
     values, cdf = state.error_distribution(EPSILON)
     bound = nm.net_error_bound(state.opt, state.net.shape[0], 1 / n, EPSILON, BETA)

@@ -31,7 +31,7 @@ STEP = EpsilonDelta(EPS0)
 #: the accountants of the table and figure, loosest first
 ACCOUNTANTS = (acc.BasicAccountant(), acc.AdvancedAccountant(), acc.ZCDPAccountant("simple"),
                acc.ZCDPAccountant("cks"), acc.OptimalAccountant())
-#: LAB_SPEC.md, "Reference numbers" (dp-accounting 0.6.0, autodp, OpenDP 0.16): k-fold Laplace with eps0 = 0.1
+#: Reference numbers (dp-accounting 0.6.0, autodp, OpenDP 0.16): k-fold Laplace with eps0 = 0.1
 #: at delta = 1e-6, for k = 10, 100, 1000. External oracles, not dplab's output. Optimal (KOV): delta(eps) of
 #: k-fold binary randomized response at eps0 (the worst eps0-DP pair) as its binomial sum, solved for delta =
 #: 1e-6 by a separate script (brentq); dp-accounting's randomized-response PLD gives [19.3407, 19.3507].
@@ -96,7 +96,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     """This lesson's rows of figures/REPORT.md."""
     rows = []
 
-    def add(rid, claim, params, theory, relation, source="002", **kw):
+    def add(rid, claim, params, theory, relation, source="Rogers23", **kw):
         rows.append(ReportRow(f"06.{rid}", claim, source, params, theory, relation, **kw))
 
     # basic composition (k ε₀ = 100) is arithmetic, printed in the notebook's table, not a row
@@ -107,8 +107,8 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         ref = REFERENCE[name][-1]
         add(f"composition_{name.split()[0].strip(',').lower()}" + ("_cks" if "CKS" in name else ""),
             f"k-fold composition, {name}: total ε at δ = 10⁻⁶ = reference", f"ε₀ = 0.1, k = 1000 (reference: "
-            f"{oracle})", ref, "exact", "002/004", value=at_1000[name], rel_tol=0.6e-4 / ref, catches=catches)
-
+            f"{oracle})", ref, "exact", "Rogers23, Roth11", value=at_1000[name], rel_tol=0.6e-4 / ref,
+catches=catches)
     composition("advanced (DRV)", catches="advanced.drv_no_2: advanced composition's √(2k ln(1/δ)) without "
                 "its 2")
     composition("zCDP (simple)", catches="zcdp.simple_conversion_no_2: ρ + √(ρ ln(1/δ)), the 2 dropped")

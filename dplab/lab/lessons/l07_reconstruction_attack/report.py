@@ -1,4 +1,4 @@
-"""Lesson 7, reconstruction attacks (``notebooks/07_reconstruction_attack.ipynb``; seed 001, "Multiple
+"""Lesson 7, reconstruction attacks (``notebooks/07_reconstruction_attack.ipynb``; [Gaboardi17], "Multiple
 queries" and "Reconstruction attack with polynomial adversary"): the lesson's data, simulations and report
 rows; the formulas and attacks are dplab.reconstruction's, the figures and panels are in ``views.py``."""
 
@@ -27,8 +27,7 @@ SIZES = (100, 300, 1000)
 EXHAUSTIVE_BITS, EXHAUSTIVE_BOUNDS = 10, (0.5, 1.0, 1.5, 2.0)
 ADVERSARY_N, ADVERSARY_TRIES, ADVERSARY_RATIOS = 300, 20, (0.25, 0.5, 0.75, 1.0, 1.25)
 #: DP answers: the design, the budget grid, the one-sided rows (least squares, zCDP split, under the bound)
-DP_N, DP_M = 256, 512
-DP_EPSILONS = np.geomspace(0.1, 1000, 41)
+DP_N, DP_M, DP_EPSILONS = 256, 512, np.geomspace(0.1, 1000, 41)
 DP_CHECK_EPSILONS, DP_CHECK_RUNS = (1.0, 30.0, 100.0), 40
 #: robustness: the best attacks on a secret uniform over K values
 ROBUST_K, ROBUST_EPSILON, ROBUST_MU, ROBUST_DRAWS = (2, 4, 10, 100), 1.5, 1.5, 100_000
@@ -132,21 +131,21 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
             d.queries, d.bits, scale=e, rng=np.random.default_rng([seed, r, 5])) for r in range(30)))
         rows.append(ReportRow(
             f"07.least_squares_{ratio:g}", "least squares recovers Φ(√(m − n)/(4σ)) of the bits (σ² = E²/3, "
-            "uniform noise on [−E, E])", "001", f"n = {n}, m = {m}, E = {ratio:g}√n; 30 releases",
+            "uniform noise on [−E, E])", "Gaboardi17", f"n = {n}, m = {m}, E = {ratio:g}√n; 30 releases",
             float(rec.ls_recovery_theory(n, m, rec.answer_noise_sd("uniform", e))), "=",
             interval=lambda c, shares=shares: mean_ci(shares, c),
             catches="reconstruction.uniform_sd_12, reconstruction.ls_theory_2sigma: σ² = E²/12, or "
             "Φ(√(m − n)/(2σ))"))
     wrong = exhaustive_table(seed=seed)
     rows.append(ReportRow(
-        "07.exhaustive_4e", "all 2ⁿ subsets answered within E: the exhaustive attack misses ≤ 4E bits (Dinur "
-        "& Nissim)", "001", f"n = {EXHAUSTIVE_BITS}, E = {', '.join(f'{e:g}' for e in EXHAUSTIVE_BOUNDS)}; "
-        "random and adversarial answers; largest (wrong bits)/(4E)", 1.0, "<=",
-        value=max(max(w) / (4 * e) for e, w in wrong.items()),
+        "07.exhaustive_4e", "all 2ⁿ subsets answered within E: the exhaustive attack misses ≤ 4E bits "
+        "(Dinur & Nissim)", "Gaboardi17", f"n = {EXHAUSTIVE_BITS}, E = "
+        f"{', '.join(f'{e:g}' for e in EXHAUSTIVE_BOUNDS)}; random and adversarial answers; largest "
+        "(wrong bits)/(4E)", 1.0, "<=", value=max(max(w) / (4 * e) for e, w in wrong.items()),
         catches="reconstruction.exhaustive_one_sided: a candidate kept when its answers are not above y + E"))
     setting = f"n = {DP_N}, m = {DP_M}, ε = {{:g}}, δ = 10⁻⁶, zCDP split"
     rows.append(ReportRow(  # only at ε = 1: at ε = 30 and 100 the bound (0.98, 1.000) is far above any share
-        "07.dp_bound_1", "least squares on DP answers ≤ the per-bit bound on any attacker", "001",
+        "07.dp_bound_1", "least squares on DP answers ≤ the per-bit bound on any attacker", "Gaboardi17",
         f"{setting.format(1)}; {DP_CHECK_RUNS} releases", float(rec.split_guessing_bound(1.0, "zcdp", DELTA)),
         "<=", interval=lambda c: mean_ci(dp_runs(1.0, seed=seed), c),
         catches="reconstruction.zcdp_noise_no_m: the zCDP split's σ without the √m of m answers"))
@@ -154,32 +153,33 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         shares, sigma = dp_runs(eps, seed=seed), rec.dp_answer_noise(DP_M, eps, delta=DELTA, split="zcdp")[1]
         rows.append(ReportRow(
             f"07.dp_least_squares_{eps:g}", "least squares on DP answers = meanᵢ Φ(1/(2σ√vᵢ)), "
-            "vᵢ = ((AᵀA)⁻¹)ᵢᵢ (exact, Gaussian noise)", "001", f"{setting.format(eps)} (σ = {sigma:.3g}); "
-            f"{DP_CHECK_RUNS} releases", rec.ls_recovery_exact(design(DP_N, DP_M, seed).queries, sigma), "=",
-            interval=lambda c, shares=shares: mean_ci(shares, c),
+            "vᵢ = ((AᵀA)⁻¹)ᵢᵢ (exact, Gaussian noise)", "Gaboardi17", f"{setting.format(eps)} (σ = "
+            f"{sigma:.3g}); {DP_CHECK_RUNS} releases", rec.ls_recovery_exact(design(DP_N, DP_M, seed).queries,
+            sigma), "=", interval=lambda c, shares=shares: mean_ci(shares, c),
             catches="reconstruction.gaussian_scale_as_variance, reconstruction.ls_exact_no_2: noise √σ, or "
             "Φ(1/(σ√vᵢ))"))
     draws, rng = 200_000, np.random.default_rng([seed, 11])  # randomized response on a bit, output guessed
     right = rec.k_ary_attack_successes(2, draws, epsilon=1.0, mu=0.0, rng=rng)[0]
     rows.append(ReportRow(
         "07.guessing_rr", "dplab.RandomizedResponse(ε) on a bit, guessed by its output, attains the per-bit "
-        "bound (e^ε + δ)/(1 + e^ε) of dp_guessing_bound", "001", "ε = 1, δ = 0, prior 1/2; 2·10⁵ bits",
+        "bound (e^ε + δ)/(1 + e^ε) of dp_guessing_bound", "Gaboardi17", "ε = 1, δ = 0, prior 1/2; 2·10⁵ bits",
         rec.dp_guessing_bound(1.0), "=", interval=lambda c: proportion_ci(right, draws, c),
         catches="randomized_response.keep_k: the truth kept with e^ε/(e^ε + K), not e^ε/(e^ε + K − 1)"))
     attacks = robustness_attacks(seed)
     for k in (2, 100):
         rows.append(ReportRow(
             f"07.argmax_gdp_{k}", "the argmax attack on a μ-GDP release of one of K values succeeds "
-            "∫φ(t − μ/√2)Φ(t)^(K−1)dt", "001", f"K = {k}, μ = {ROBUST_MU:g}; 10⁵ draws (the bound 1 − f(1/K) "
-            f"= {rec.reconstruction_robustness_bound(1 / k, mu=ROBUST_MU):.3f} is above it)",
+            "∫φ(t − μ/√2)Φ(t)^(K−1)dt", "Gaboardi17", f"K = {k}, μ = {ROBUST_MU:g}; 10⁵ draws (the bound 1 − "
+            f"f(1/K) = {rec.reconstruction_robustness_bound(1 / k, mu=ROBUST_MU):.3f} is above it)",
             rec.argmax_guess_success(ROBUST_MU, k), "=",
             interval=lambda c, k=k: proportion_ci(attacks["gdp"][k], ROBUST_DRAWS, c),
             catches="reconstruction.argmax_shift_mu: the secret's coordinate shifted by μ, not μ/√2"))
     e_eps = math.exp(ROBUST_EPSILON)  # the bound e^ε κ + δ = 0.0448 holds by algebra: shown, not the check
     rows.append(ReportRow(
         "07.robustness_rr_100", "K-ary randomized response (dplab.RandomizedResponse), guessed by its "
-        "output, succeeds e^ε/(e^ε + K − 1)", "001", f"K = 100, ε = {ROBUST_EPSILON:g}; 10⁵ draws (bound e^ε "
-        f"κ = {rec.reconstruction_robustness_bound(0.01, epsilon=ROBUST_EPSILON):.4f}, Kaissis et al. 2023)",
-        e_eps / (e_eps + 99), "=", interval=lambda c: proportion_ci(attacks["rr"][100], ROBUST_DRAWS, c),
+        "output, succeeds e^ε/(e^ε + K − 1)", "Gaboardi17", f"K = 100, ε = {ROBUST_EPSILON:g}; 10⁵ draws "
+        f"(bound e^ε κ = {rec.reconstruction_robustness_bound(0.01, epsilon=ROBUST_EPSILON):.4f}, "
+        "Kaissis et al. 2023)", e_eps / (e_eps + 99), "=",
+        interval=lambda c: proportion_ci(attacks["rr"][100], ROBUST_DRAWS, c),
         catches="randomized_response.other_includes_truth: the other value drawn from all K values"))
     return rows

@@ -1,10 +1,9 @@
 """Lesson 9, data-dependent noise: the data, constants, verdicts and report rows (the figures and the
-panel: ``views.py``). Notebook ``notebooks/09_data_dependent_noise.ipynb``, seed 000 ("Data dependent
+panel: ``views.py``). Notebook ``notebooks/09_data_dependent_noise.ipynb``, [Duke18] ("Data dependent
 noise mechanisms"): DAWA (Li, Hay, Miklau & Wang, PVLDB 2014; the default, proven partition LAB_1B) against
 notebook 3's data-independent strategies on the heights and synthetic shapes (DPBench, Hay et al. 2016), its
 partition simulated and its error given a partition exact (``dplab.range_queries.dawa_errors``); the
-median's local, smooth and global sensitivity (Nissim, Raskhodnikova & Smith, STOC 2007).
-"""
+median's local, smooth and global sensitivity (Nissim, Raskhodnikova & Smith, STOC 2007)."""
 
 from __future__ import annotations
 
@@ -156,7 +155,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     bias, variance = np.array(rq.spread_error(x, buckets, eps2)) / rq.n_ranges(K)
     rows = [ReportRow(
         "09.spread_fixed", "DAWA's 2nd stage, fixed partition: (‖W(St − x)‖² + 2/ε₂²‖WS‖²_F) per range query",
-        "000", f"YRBSS heights, k={K}, noiseless partition at ε=0.1 ({len(buckets)} buckets), ε₂=0.075, "
+        "Duke18", f"YRBSS heights, k={K}, noiseless partition at ε=0.1 ({len(buckets)} buckets), ε₂=0.075, "
         "n=4000", float(bias + variance), "=", interval=lambda c: mean_ci(per, c),
         catches="dawa.spread_variance_no_2: the totals' noise variance 1/ε₂²")]
     for (shape, eps, strategy, winner), named in REPORTED_CLAIMS:
@@ -167,7 +166,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         rows.append(ReportRow(
             f"09.dawa_{'beats' if wins else 'loses_to'}_{name}_{shape}_{eps:g}",
             f"DAWA (simulated, {'upper end) <' if wins else 'lower end) >'} {strategy} (exact), per range "
-            "query", "000", where, data_independent_error(strategy, eps), "<=" if wins else ">=",
+            "query", "Duke18", where, data_independent_error(strategy, eps), "<=" if wins else ">=",
             value=float(ci.high if wins else ci.low), **named))
     rng, h = np.random.default_rng(seed), heights()
     # S* by its definition at beta = eps / (2 ln(2/delta)) written out (NRS07, Lemma 2.9)
@@ -177,7 +176,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         err = np.abs(ss.median_release_smooth(h, LOW, HIGH, eps, DELTA, size=20_000, rng=rng) - median())
         rows.append(ReportRow(
             f"09.smooth_release_{eps:g}", "smooth median release: E|error| = 2 S*(x)/ε, S* by its definition "
-            "at β = ε/(2 ln(2/δ))", "000", f"12,579 heights in [{LOW}, {HIGH}] m, ε={eps:g}, δ={DELTA:g}, "
+            "at β = ε/(2 ln(2/δ))", "Duke18", f"12,579 heights in [{LOW}, {HIGH}] m, ε={eps:g}, δ={DELTA:g}, "
             "n=20000", 2 * s_star / eps, "=", interval=lambda c, e=err: mean_ci(e, c),
             catches="smooth_sensitivity.beta_no_2, smooth_sensitivity.release_scale_no_2: β or scale / 2"))
     betas = [ss.smooth_beta(e, DELTA) for e in MEDIAN_EPSILONS]
@@ -186,28 +185,29 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     local = [(data, ss.median_local_sensitivity_by_definition(data, LOW, HIGH)) for data in (h, *PAIR)]
     rows += [
         *[ReportRow(f"09.global_{name}", f"global sensitivity hi − lo ({label}): the median's largest move "
-                    "between neighbours", "000", f"every database of 1..6 values on a grid of 5 in [{LOW}, "
-                    f"{HIGH}], each {label} neighbour, by sorting", ss.median_global_sensitivity_by_search(
-                        LOW, HIGH, relation), "exact", value=ss.median_global_sensitivity(LOW, HIGH),
+                    "between neighbours", "Duke18", f"every database of 1..6 values on a grid of 5 in "
+                    f"[{LOW}, {HIGH}], each {label} neighbour, by sorting",
+                    ss.median_global_sensitivity_by_search(LOW, HIGH, relation), "exact",
+                    value=ss.median_global_sensitivity(LOW, HIGH),
                     catches="smooth_sensitivity.global_half: the median's global sensitivity (hi − lo)/2")
           for relation, name, label in ((Neighbours.REPLACE, "replace-one", "replace-one"),
                                         (Neighbours.ADD_REMOVE, "add_remove", "add/remove"))],
         ReportRow("09.local_sensitivity", "LS = the median's largest move when one value is replaced (by lo "
-                  "or hi, brute force, sorting): max |difference|", "000", "the 12,579 heights (LS 0) and "
+                  "or hi, brute force, sorting): max |difference|", "Duke18", "the 12,579 heights (LS 0) and "
                   "section 4's pair x, x′ (LS 0 and 0.12)", 0.0, "exact", value=max(
                       abs(ss.median_local_sensitivity(data, LOW, HIGH) - by_hand) for data, by_hand in local),
                   catches="smooth_sensitivity.local_upper_gap_dropped: LS without x_(m+1) − x_(m)"),
         ReportRow("09.smooth_definition", "S* by divide and conquer vs max_k e^(−kβ) A_k over every k: max "
-                  "relative error", "000", f"12,579 heights, the {len(MEDIAN_EPSILONS)} ε of section 4, "
+                  "relative error", "Duke18", f"12,579 heights, the {len(MEDIAN_EPSILONS)} ε of section 4, "
                   "δ=1e-6 (1e-12: rounding)", 1e-12, "<=",
                   value=float(np.max(np.abs(definition / divided - 1))),
                   catches="smooth_sensitivity.dc_off_by_one, smooth_sensitivity.pad_with_data: a wrong S*"),
     ]
     for eps in (0.1, 1.0):
         rows.append(ReportRow(
-            f"09.smoothness_{eps:g}", "S* is β-smooth on the heights: max |ln(S*(x')/S*(x))| / β ≤ 1", "000",
-            f"the 68 neighbours replacing one of each distinct height by {LOW} or {HIGH}, ε={eps:g} "
-            "(bound 1 + 1e-9 for rounding: the bound is attained)", 1.0 + 1e-9, "<=",
+            f"09.smoothness_{eps:g}", "S* is β-smooth on the heights: max |ln(S*(x')/S*(x))| / β ≤ 1",
+            "Duke18", f"the 68 neighbours replacing one of each distinct height by {LOW} or {HIGH}, "
+            f"ε={eps:g} (bound 1 + 1e-9 for rounding: the bound is attained)", 1.0 + 1e-9, "<=",
             value=ss.median_smoothness_ratio(h, LOW, HIGH, ss.smooth_beta(eps, DELTA)),
             catches="smooth_sensitivity.dc_decay_2beta: S* discounted by e^(−2kβ), 2β-smooth"))
     return rows
