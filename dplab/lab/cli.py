@@ -1,5 +1,5 @@
-"""The lab's command line: ``python -m dplab figures | answers | bench | mutants | optimise | stamp |
-present | html``."""
+"""The lab's command line: ``python -m dplab figures | answers | assignment | grade | bench | mutants |
+optimise | stamp | present | html``."""
 
 from __future__ import annotations
 
@@ -15,6 +15,13 @@ def main(argv: list[str] | None = None) -> int:
     answers = sub.add_parser("answers", help="print the teacher's key to every exercise")
     answers.add_argument("notebook", nargs="?", default=None,
                          help="one notebook's exercises only, by its number (e.g. 08)")
+    assignment = sub.add_parser("assignment", help="write notebook NN as an assignment: outputs stripped, "
+                                "answers reset to None, solution cells removed (dplab/lab/course.py)")
+    assignment.add_argument("notebook", help="the notebook's number (e.g. 04)")
+    assignment.add_argument("--out", default=".", help="output folder (default: the current directory)")
+    grade = sub.add_parser("grade", help="run handed-in notebooks and write what dplab.check said to a CSV")
+    grade.add_argument("paths", nargs="+", help="the notebooks to grade")
+    grade.add_argument("--out", default="grades.csv", help="the CSV to write (default: ./grades.csv)")
     bench = sub.add_parser("bench", help="print the performance table")
     bench.add_argument("--no-browser", action="store_true", help="skip the Chromium measurements")
     bench.add_argument("--notebook", default=None,
@@ -68,6 +75,18 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             print(answer_key(args.notebook))
+        except ValueError as error:
+            parser.error(str(error))
+        return 0
+    if args.command in ("assignment", "grade"):
+        from dplab.lab import course
+
+        if args.command == "grade":
+            rows = course.grade(args.paths, args.out)
+            print(f"wrote {args.out}: {len(rows)} rows")
+            return 0
+        try:
+            print(f"wrote {course.write_assignment(args.notebook, args.out)}")
         except ValueError as error:
             parser.error(str(error))
         return 0

@@ -76,6 +76,7 @@ def all_mutants() -> tuple[Mutant, ...]:
 
 
 _EXERCISES = "dplab/lab/exercises.py"
+_COURSE = "dplab/lab/course.py"
 #: slips in the lab's own machinery (the exercise checker), caught by tests/lab/test_exercises.py
 LAB_MUTANTS = (
     Mutant("exercises.bool_as_number", _EXERCISES, "    if isinstance(value, (bool, np.bool_)):\n",
@@ -93,6 +94,31 @@ LAB_MUTANTS = (
            "            except Exception as error:  # noqa: BLE001",
            "            except ValueError as error:  # noqa: BLE001",
            "an exception inside a student's function stops the answer loop"),
+    # the course commands (assignment, grade), caught by tests/lab/test_course.py
+    Mutant("course.solution_cells_kept", _COURSE,
+           '        if "solution" in cell.get("metadata", {}).get("tags", []):',
+           '        if "solution" in ():', "cells tagged solution handed to the students"),
+    Mutant("course.outputs_kept", _COURSE, '            cell["outputs"] = []\n',
+           '            cell["outputs"] = cell["outputs"]\n', "stored outputs (printed answers) left in"),
+    Mutant("course.answers_kept", _COURSE, '            if source.lstrip().startswith("answers = {"):',
+           "            if False:", "the answer cell handed out with the teacher's answers"),
+    Mutant("course.stub_none_dropped", _COURSE,
+           '    if not any(re.match(rf"{name}\\s*=\\s*None\\b", line) for line in lines):', "    if False:",
+           "an implement-it cell handed out without its line fn = None"),
+    Mutant("course.stub_body_kept", _COURSE, "            if body and not (len(body) == 1",
+           "            if False and not (len(body) == 1",
+           "an implement-it cell handed out with its function"),
+    Mutant("course.missing_dropped", _COURSE,
+           '    for exercise_id in (i for i in exercises if i.startswith(number + ".")):',
+           '    for exercise_id in (i for i in recorded if i.startswith(number + ".")):',
+           "exercises never checked left out of grades.csv"),
+    Mutant("course.cwd_not_the_notebooks", _COURSE,
+           'resources={"metadata": {"path": str(path.parent.resolve())}}',
+           'resources={"metadata": {"path": "."}}', "a notebook run outside its own folder"),
+    Mutant("course.errors_stop_the_run", _COURSE, "allow_errors=True", "allow_errors=False",
+           "the first cell that raises ends the run: every answer is lost"),
+    Mutant("course.error_not_reported", _COURSE, 'f"the notebook could not run: {problem}"',
+           '"the notebook could not run"', "a notebook that cannot run graded without its error"),
 )
 
 
