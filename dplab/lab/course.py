@@ -49,9 +49,9 @@ This copy of notebook {number} is an assignment. Answer each exercise in the ans
 cell starting `answers = {{`) and in the "implement it" cells, then run every cell from the top and
 hand in this file under its name.
 
-**Honour system.** `dplab.solution("{number}.1")` and `python -m dplab answers {number}` still show
-the worked solutions: they are there to learn from once you have tried. Use them as your course's
-rules say.
+**Honour system.** Nothing is hidden: `dplab.solution("{number}.1")` and
+`python -m dplab answers {number}` still show the worked solutions. Try each exercise first, and use
+them as your course's rules say.
 
 **How it is graded.** Your teacher runs `python -m dplab grade` on the file you hand in: it runs the
 notebook from the top in a fresh kernel (a cell that raises does not stop it; each cell has
@@ -179,11 +179,15 @@ def _run(path: Path, timeout: int) -> tuple[dict[str, list[str]], list[str], dic
     """Run the notebook at ``path``: (the verdicts recorded in its kernel, the errors its cells raised,
     its metadata). Raises when it cannot be read or run."""
     import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(_READ_RECORDED))
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+    # the kernel is this Python (the one with dplab), not whatever a "python3" kernelspec names
+    manager = KernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[]))
+    client = NotebookClient(nb, km=manager, timeout=timeout, kernel_name="python3", allow_errors=True,
                             interrupt_on_timeout=True,
                             error_on_timeout={"ename": "Timeout", "evalue": f"the cell ran over {timeout} s",
                                               "traceback": []},
