@@ -180,13 +180,13 @@ def _run(path: Path, timeout: int) -> tuple[dict[str, list[str]], list[str], dic
     its metadata). Raises when it cannot be read or run."""
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_client.manager import KernelManager
+    from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(_READ_RECORDED))
     # the kernel is this Python (the one with dplab), not whatever a "python3" kernelspec names
-    manager = KernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[]))
+    manager = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[]))
     client = NotebookClient(nb, km=manager, timeout=timeout, kernel_name="python3", allow_errors=True,
                             interrupt_on_timeout=True,
                             error_on_timeout={"ename": "Timeout", "evalue": f"the cell ran over {timeout} s",

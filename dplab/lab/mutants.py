@@ -117,6 +117,8 @@ LAB_MUTANTS = (
            'resources={"metadata": {"path": "."}}', "a notebook run outside its own folder"),
     Mutant("course.errors_stop_the_run", _COURSE, "allow_errors=True", "allow_errors=False",
            "the first cell that raises ends the run: every answer is lost"),
+    Mutant("course.timeout_stops_the_run", _COURSE, "interrupt_on_timeout=True", "interrupt_on_timeout=False",
+           "the first cell over the time limit ends the run: every answer is lost"),
     Mutant("course.error_not_reported", _COURSE, 'f"the notebook could not run: {problem}"',
            '"the notebook could not run"', "a notebook that cannot run graded without its error"),
 )

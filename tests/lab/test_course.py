@@ -127,11 +127,15 @@ def _wrong(ex) -> float:
     return wrong
 
 
+TIMEOUT = 10  # seconds per cell in this run (120 by default): a cell sleeps past it
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """grades.csv of: 01 answered right / wrong / malformed (the right answer read from a file beside
     the notebook: the working directory is the notebook's folder); a notebook of 02 renamed by its
-    student (found by its metadata) whose middle cell raises; 03 that is not JSON."""
+    student (found by its metadata) with a cell that raises and one that runs over the time limit; 03
+    that is not JSON; 04 whose kernel dies."""
     folder = tmp_path_factory.mktemp("handed_in")
     right, wrong, malformed = _pick("01")
     (folder / "right.txt").write_text(repr(float(right.answer())), encoding="utf-8")
@@ -143,16 +147,20 @@ def graded(tmp_path_factory):
     a, b, _ = _pick("02")
     halfway = _notebook([_code(f"import dplab\ndplab.check({a.id!r}, {float(a.answer())!r})"),
                          _code("raise RuntimeError('halfway')"),
+                         _code("import time\ntime.sleep(600)"),
                          _code(f"dplab.check({b.id!r}, {_wrong(b)!r})")], {"dplab": {"assignment": "02"}})
     (folder / "alice.ipynb").write_text(json.dumps(halfway), encoding="utf-8")
     (folder / "03_hierarchy_vs_flat_range_queries.ipynb").write_text('{"cells": [', encoding="utf-8")
+    dies = _notebook([_code("import dplab\ndplab.check('04.1', None)"), _code("import os\nos._exit(1)")])
+    (folder / "04_above_threshold_proof.ipynb").write_text(json.dumps(dies), encoding="utf-8")
     elsewhere = tmp_path_factory.mktemp("teacher")
     said: list[str] = []
     here = os.getcwd()
     os.chdir(elsewhere)
     try:
-        course.grade([folder / "01_laplace_vs_gaussian.assignment.ipynb", folder / "alice.ipynb",
-                      folder / "03_hierarchy_vs_flat_range_queries.ipynb"], "grades.csv", say=said.append)
+        names = ["01_laplace_vs_gaussian.assignment.ipynb", "alice.ipynb",
+                 "03_hierarchy_vs_flat_range_queries.ipynb", "04_above_threshold_proof.ipynb"]
+        course.grade([folder / name for name in names], "grades.csv", timeout=TIMEOUT, say=said.append)
         with open("grades.csv", encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
     finally:
@@ -182,22 +190,26 @@ def test_grades_say_right_wrong_malformed_and_missing_for_every_exercise(graded)
 
 
 @pytest.mark.slow
-@pytest.mark.catches("course.errors_stop_the_run")
-def test_a_notebook_whose_cell_raises_still_grades_what_ran(graded):
-    """catches: the first error ending the run, so a student loses every answer for one bad cell."""
+@pytest.mark.catches("course.errors_stop_the_run", "course.timeout_stops_the_run")
+def test_a_notebook_whose_cell_raises_or_runs_too_long_still_grades_what_ran(graded):
+    """catches: the first error or the first cell over the time limit ending the run, so a student
+    loses every answer for one bad cell."""
     a, b = graded["picked"]["02"]
     got = _verdicts(graded, "alice.ipynb")
     assert list(got) == [i for i in all_exercises() if i.startswith("02.")]
     assert (got[a.id][0], got[b.id][0]) == ("right", "wrong")
-    assert "RuntimeError: halfway" in graded["said"][1]
+    assert "2 cell(s) raised, first cell 2: RuntimeError: halfway" in graded["said"][1]
 
 
 @pytest.mark.slow
 @pytest.mark.catches("course.error_not_reported")
 def test_a_notebook_that_cannot_run_gets_missing_rows_with_its_error(graded):
-    """catches: an unreadable notebook graded without saying why (the teacher cannot tell a broken
-    file from one left blank)."""
+    """catches: an unreadable notebook, or one whose kernel dies, graded without saying why (the
+    teacher cannot tell a broken file from one left blank)."""
     got = _verdicts(graded, "03_hierarchy_vs_flat_range_queries.ipynb")
     assert list(got) == [i for i in all_exercises() if i.startswith("03.")]
     assert all(v == "missing" and "NotJSONError" in f for v, f in got.values())
     assert "could not run: NotJSONError" in graded["said"][2]
+    died = _verdicts(graded, "04_above_threshold_proof.ipynb")
+    assert list(died) == [i for i in all_exercises() if i.startswith("04.")]
+    assert all(v == "missing" and "DeadKernelError" in f for v, f in died.values())
