@@ -10,7 +10,7 @@ from dplab.lab.lessons.l07_reconstruction_attack import exercises, report
 def test_the_column_sum_quoted_by_exercise_07_7_is_the_designs():
     exercise = next(e for e in exercises.EXERCISES if e.id == "07.7")
     assert f"more than {report.column_max()} of them" in exercise.question
-    assert f"sqrt({report.column_max()} /" in exercise.solution
+    assert f"sqrt({report.column_max()} /" in exercise.worked_solution()
 
 
 def test_the_dp_panel_says_its_bound_is_an_average_and_its_still_sits_below_it():
