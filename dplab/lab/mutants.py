@@ -77,7 +77,9 @@ def all_mutants() -> tuple[Mutant, ...]:
 
 _EXERCISES = "dplab/lab/exercises.py"
 _COURSE = "dplab/lab/course.py"
-#: slips in the lab's own machinery (the exercise checker), caught by tests/lab/test_exercises.py
+_IMPLEMENT = "dplab/lab/implement.py"
+#: slips in the lab's own machinery (the exercise checker, tests/lab/test_exercises.py; the harness of
+#: the "implement it" exercises, tests/lab/test_implement.py; the course commands, tests/lab/test_course.py)
 LAB_MUTANTS = (
     Mutant("exercises.bool_as_number", _EXERCISES, "    if isinstance(value, (bool, np.bool_)):\n",
            "    if isinstance(value, bool):\n", "numpy's True taken as the number 1"),
@@ -121,6 +123,31 @@ LAB_MUTANTS = (
            "the first cell over the time limit ends the run: every answer is lost"),
     Mutant("course.error_not_reported", _COURSE, 'f"the notebook could not run: {problem}"',
            '"the notebook could not run"', "a notebook that cannot run graded without its error"),
+    Mutant("implement.student_error_unnamed", _IMPLEMENT,
+           "    except Exception as error:  # noqa: BLE001 - a student's code is reported, never propagated",
+           "    except ZeroDivisionError as error:  # noqa: BLE001",
+           "an exception inside a student's function reported without the call that raised it"),
+    Mutant("implement.refusal_unchecked", _IMPLEMENT,
+           '            raise Wrong(f"fn({shown}) returned {_show(out)}: it must raise ValueError',
+           '            continue\n'
+           '            raise Wrong(f"fn({shown}) returned {_show(out)}: it must raise ValueError',
+           "a function that accepts epsilon <= 0 passes"),
+    Mutant("implement.rng_unchecked", _IMPLEMENT, "        if not np.array_equal(a, b):\n",
+           "        if False:\n",
+           "noise from numpy's global generator (not the rng given) passes the rng check"),
+    Mutant("implement.no_shape_check", _IMPLEMENT, "    if shape < alpha:\n", "    if False:\n",
+           "Gaussian noise for Laplace told only that the law differs, not that the shape does"),
+    Mutant("implement.no_scale_check", _IMPLEMENT,
+           "    if not mean_ci((x - mean) ** 2, confidence).contains(sd ** 2):", "    if False:",
+           "a wrong noise scale told only that the law differs, not its standard deviation"),
+    Mutant("implement.mistakes_unnamed", _IMPLEMENT, "    for law, mistake in mistakes:\n",
+           "    for law, mistake in ():\n",
+           "a discrete law that fits an anticipated mistake gets the generic hint"),
+    Mutant("implement.audit_ignored", _IMPLEMENT, "    if result.epsilon_lower > epsilon:\n",
+           "    if False:\n", "releases an audit proves not epsilon-DP pass the privacy check"),
+    Mutant("implement.too_many_releases", _IMPLEMENT, "    if n > MAX_RELEASES:\n",
+           "    if n > 10 * MAX_RELEASES:\n",
+           "a check that draws more than 20,000 releases (over 10 s on a slow function)"),
 )
 
 

@@ -213,7 +213,8 @@ def notebook_modules(nb: dict) -> set[str]:
     direct.discard(None)
     if "dplab.lab.registry" in direct:  # dplab.check answers from the notebook's own lesson's exercises
         lessons = {".".join(m.split(".")[:4]) for m in direct if m.startswith("dplab.lab.lessons.l")}
-        direct |= {f"{lesson}.exercises" for lesson in lessons} & set(graph)
+        parts = ("exercises", "implement")  # implement: the "implement it" exercise, where there is one
+        direct |= {f"{lesson}.{part}" for lesson in lessons for part in parts} & set(graph)
     direct.discard("dplab")
     return reachable(graph, direct) - {"dplab"}
 

@@ -131,6 +131,8 @@ def test_every_exercise_answer_is_finite_and_checkable():
     exercises = all_exercises()
     assert len(exercises) >= 5
     for ex in exercises.values():
+        if ex.kind == "implement":  # a function: tests/lab/test_implement.py checks it passes its check
+            continue
         assert ex.is_right(ex.answer())
         if ex.choices is None:
             assert math.isfinite(ex.answer()) and not ex.is_right(ex.answer() * 1.5 + 1)

@@ -63,6 +63,8 @@ def test_a_notebook_that_checks_answers_depends_on_its_lessons_exercises():
     """catches: a stale stored 'no answer yet. <question>' line after an exercise's text changed
     (dplab.check reads the lesson's exercises.py, which the notebook does not import)."""
     assert "dplab.lab.lessons.l04_above_threshold_proof.exercises" in _modules("04_above_threshold_proof")
+    assert "dplab.lab.lessons.l04_above_threshold_proof.implement" in _modules("04_above_threshold_proof")
+    assert not any(m.endswith(".implement") for m in _modules("03_hierarchy_vs_flat_range_queries"))
     assert not any(m.endswith("l05_net_mechanism.exercises") for m in _modules("04_above_threshold_proof"))
 
 
