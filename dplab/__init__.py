@@ -59,7 +59,7 @@ CORE = {
     ),
     "accounting": (
         "advanced_beats_basic_from_k", "advanced_composition", "advanced_composition_per_step",
-        "advanced_composition_seed_max_epsilon", "parallel_composition", "sequential_composition",
+        "advanced_composition_simplified_max_epsilon", "parallel_composition", "sequential_composition",
         "subsampling_epsilon", "subsampling_slide_claim_fails_above", "subsampling_slide_claim_holds_up_to",
         "transformation_epsilon", "zcdp_to_approx_dp",
     ),
@@ -105,6 +105,7 @@ RENAMED = {
     "check_neighbours": "dplab.accounting.Neighbours(value)",
     "MAX_GRID_POINTS": "dplab._pld.MAX_GRID_POINTS",
     "TAIL": "dplab._pld.TAIL",
+    "advanced_composition_seed_max_epsilon": "dplab.advanced_composition_simplified_max_epsilon",
 }
 
 

@@ -21,7 +21,7 @@ __all__ = ["CONTINGENCY_METHODS", "contingency_expected_total_error", "contingen
 
 #: method -> neighbour relation it assumes
 CONTINGENCY_METHODS = {
-    "seed003": "replace",
+    "derived_last": "replace",
     "parallel_add_remove": "add_remove",
     "parallel_replace": "replace",
 }
@@ -41,7 +41,7 @@ def contingency_release(
     check_nonnegative(counts, "counts", array_ok=True)
     epsilon = check_epsilon(epsilon)
     d = counts.size
-    if _check_method(method) == "seed003":
+    if _check_method(method) == "derived_last":
         first = laplace_mechanism(counts[:-1], 1.0, epsilon / (d - 1), size=size, rng=rng)
         last = counts.sum() - first.sum(axis=-1, keepdims=True)  # n is public
         return np.concatenate([first, last], axis=-1)
@@ -52,7 +52,7 @@ def contingency_release(
 def contingency_expected_total_error(d: ArrayLike, epsilon: float, method: str) -> float | np.ndarray:
     """E sum over the d cells of the squared error.
 
-    seed003: d - 1 cells of variance v = laplace_mse(1, epsilon/(d-1)), and the last
+    derived_last: d - 1 cells of variance v = laplace_mse(1, epsilon/(d-1)), and the last
     cell carries the sum of their noise, variance (d - 1) v: total 2 (d - 1) v
     = 4 (d - 1)^3 / epsilon^2. parallel: d laplace_mse(Delta, epsilon), Delta = 1 or 2.
     """
@@ -60,7 +60,7 @@ def contingency_expected_total_error(d: ArrayLike, epsilon: float, method: str) 
     if np.any(np.asarray(d) < 2):
         raise ValueError(f"d must be at least 2 cells, got d={np.min(d)}")
     epsilon = check_epsilon(epsilon)
-    if _check_method(method) == "seed003":
+    if _check_method(method) == "derived_last":
         return as_result(2 * (d - 1) * np.asarray(laplace_mse(1.0, epsilon / (d - 1))))
     sensitivity = histogram_sensitivity(CONTINGENCY_METHODS[method])
     return as_result(d * np.asarray(laplace_mse(sensitivity, epsilon)))
@@ -71,7 +71,7 @@ def contingency_squared_errors(
 ) -> np.ndarray:
     """The total squared error sum_j (noisy_j - count_j)^2 over the d cells of each of ``size``
     releases by :func:`contingency_release` (one value per release, [Hu]'s tables); its mean
-    estimates :func:`contingency_expected_total_error`, e.g. 4 (d - 1)^3 / epsilon^2 for "seed003"."""
+    estimates :func:`contingency_expected_total_error`, e.g. 4 (d - 1)^3 / epsilon^2 for "derived_last"."""
     counts = np.asarray(counts, dtype=float)
     noisy = contingency_release(counts, epsilon, method, rng=rng, size=check_positive_int(size, "size"))
     return np.sum((noisy - counts) ** 2, axis=1)

@@ -93,7 +93,7 @@ __all__ = [
 
 #: The binary attributes of the YRBSS universe, in bit order (attribute 0 is the highest bit).
 YRBSS_ATTRIBUTES = ("male", "height >= 1.70 m", "BMI >= 25")
-RULES = ("seed", "chernoff")
+RULES = ("theorem11", "chernoff")
 #: Elements of a (chunk, |C|) float32 block of answers scored at once (16 MiB).
 _BLOCK = 1 << 22
 
@@ -299,29 +299,29 @@ def _alpha(alpha: object) -> float:
     return a
 
 
-def net_sample_size(n_queries: int, alpha: float, rule: str = "seed") -> int:
+def net_sample_size(n_queries: int, alpha: float, rule: str = "theorem11") -> int:
     """The size m of the databases in the net, so that it is an alpha-net (Lemma 12):
 
-    ``"seed"``: m = ceil(ln|C| / alpha^2), Theorem 11 (needs |C| >= 3: then the union bound
+    ``"theorem11"``: m = ceil(ln|C| / alpha^2), Theorem 11 (needs |C| >= 3: then the union bound
     2|C| e^{-2 m alpha^2} = 2/|C| < 1); ``"chernoff"``: the smallest m with
     2|C| e^{-2 m alpha^2} < 1, i.e. m > ln(2|C|) / (2 alpha^2), which is all the proof
     needs (|X| = 8, |C| = 256, alpha = 0.5: 13 instead of 23)."""
     c, alpha = check_positive_int(n_queries, "n_queries"), _alpha(alpha)
     check_choice(rule, RULES, "rule")
-    if rule == "seed":
+    if rule == "theorem11":
         if c < 3:
             raise ValueError(f"[Roth11]'s m = ln|C|/alpha^2 needs n_queries >= 3, got n_queries={c}")
         return max(1, math.ceil(math.log(c) / alpha**2))
     return math.floor(math.log(2 * c) / (2 * alpha**2)) + 1
 
 
-def net_alpha(n_queries: int, m: int, rule: str = "seed") -> float:
+def net_alpha(n_queries: int, m: int, rule: str = "theorem11") -> float:
     """The alpha for which the databases of size m form an alpha-net (the inverse of
-    :func:`net_sample_size`): ``"seed"`` sqrt(ln|C| / m) (m = 20, |C| = 256: 0.527);
+    :func:`net_sample_size`): ``"theorem11"`` sqrt(ln|C| / m) (m = 20, |C| = 256: 0.527);
     ``"chernoff"`` sqrt(ln(2|C|) / (2m)), the infimum of the alphas Lemma 12's proof covers."""
     c, m = check_positive_int(n_queries, "n_queries"), check_positive_int(m, "m")
     check_choice(rule, RULES, "rule")
-    if rule == "seed":
+    if rule == "theorem11":
         return math.sqrt(math.log(c) / m)
     return math.sqrt(math.log(2 * c) / (2 * m))
 
@@ -478,7 +478,7 @@ class NetRelease(NamedTuple):
 
 
 def net_mechanism(histogram: ArrayLike, queries: ArrayLike, epsilon: float, *, alpha: float | None = None,
-                  m: int | None = None, rule: str = "seed", max_size: int = 2_000_000,
+                  m: int | None = None, rule: str = "theorem11", max_size: int = 2_000_000,
                   rng: np.random.Generator | int | None = None) -> NetRelease:
     """Algorithm 1 ([Roth11]) with the net of Theorem 11: every database of size m, with m from
     ``alpha`` by :func:`net_sample_size` (``rule``) or given; D' is drawn by the exponential
@@ -642,7 +642,7 @@ def net_mechanism_accuracy_stated(universe_size: float, n_queries: int, n: int, 
     (2 alpha, beta)-useful for the alpha with alpha = (2/(n eps))(ln|N| + ln(1/beta)), i.e.
     alpha = (2/(n eps))(ln|X| ln|C| / alpha^2 + ln(1/beta)); returns 2 alpha. That fixed point is
     the root of an increasing function, bracketed by [0, 2(c ln(1/beta) + (c ln|X| ln|C|)^{1/3})],
-    c = 2/(n eps). Needs |C| >= 3, as :func:`net_sample_size`'s ``"seed"`` rule does. Looser than
+    c = 2/(n eps). Needs |C| >= 3, as :func:`net_sample_size`'s ``"theorem11"`` rule does. Looser than
     :func:`net_mechanism_accuracy` (Chernoff alpha_m, exact |N_m|)."""
     c = 2 / (check_positive_int(n, "n") * check_epsilon(epsilon))
     log_b = -math.log(check_beta(beta))

@@ -21,7 +21,7 @@ __all__ = [
     "advanced_beats_basic_from_k",
     "advanced_composition",
     "advanced_composition_per_step",
-    "advanced_composition_seed_max_epsilon",
+    "advanced_composition_simplified_max_epsilon",
 ]
 
 
@@ -45,16 +45,16 @@ def advanced_composition_per_step(
     """The per-step epsilon whose k-fold advanced composition spends ``epsilon_total``.
 
     ``method="exact"``: the root of advanced_composition(eps, k, delta')[0] = epsilon_total
-    (:func:`dplab.accounting.calibrate`; the left side increases in eps). ``method="seed"``:
+    (:func:`dplab.accounting.calibrate`; the left side increases in eps). ``method="simplified"``:
     [Roth11]'s simplification eps = epsilon_total / sqrt(8 k ln(1/delta')), stated for epsilon_total <= 1
-    (refused above: see :func:`advanced_composition_seed_max_epsilon` for where it really holds).
+    (refused above: see :func:`advanced_composition_simplified_max_epsilon` for where it really holds).
     """
     epsilon_total = check_epsilon(epsilon_total, "epsilon_total")
     k = check_positive_int(k, "k")
     delta_prime = check_delta(delta_prime, "delta_prime", allow_zero=False)
-    check_choice(method, ("exact", "seed"), "method")
+    check_choice(method, ("exact", "simplified"), "method")
     log_inv = math.log(1 / delta_prime)
-    if method == "seed":
+    if method == "simplified":
         if epsilon_total > 1:
             raise ValueError("[Roth11]'s per-step epsilon is stated for a total epsilon <= 1, got "
                              f"epsilon_total={epsilon_total!r}; use method='exact'")
@@ -68,7 +68,7 @@ def advanced_composition_per_step(
     return calibrate(excess, 0.0, 0.0, min(epsilon_total / k, 1.0), grow="high", xtol=1e-15, rtol=1e-14)
 
 
-def advanced_composition_seed_max_epsilon(k: int, delta_prime: float) -> float:
+def advanced_composition_simplified_max_epsilon(k: int, delta_prime: float) -> float:
     """The largest total epsilon for which [Roth11]'s split eps' = epsilon / sqrt(8 k L),
     L = ln(1/delta'), still composes to at most epsilon by advanced composition.
 

@@ -68,21 +68,22 @@ def test_per_step_epsilon_inverts_advanced_composition(k):
     for total in (2.0, 1000.0):  # a large total once overflowed e^eps while bracketing the root
         step = dplab.advanced_composition_per_step(total, k, 1e-6)
         assert dplab.advanced_composition(step, k, 1e-6)[0] == pytest.approx(total, rel=1e-12)
-    seed = dplab.advanced_composition_per_step(0.5, k, 1e-6, method="seed")
+    seed = dplab.advanced_composition_per_step(0.5, k, 1e-6, method="simplified")
     assert seed == pytest.approx(0.5 / math.sqrt(8 * k * math.log(1e6)))
     with pytest.raises(ValueError, match="epsilon_total <= 1|epsilon_total=2.0"):
-        dplab.advanced_composition_per_step(2.0, k, 1e-6, method="seed")
+        dplab.advanced_composition_per_step(2.0, k, 1e-6, method="simplified")
 
 
 def test_seed_split_holds_up_to_its_max_epsilon():
     log_inv = math.log(1e6)
     for k, approx in ((1, 19.28), (10, 32.55)):
-        top = dplab.advanced_composition_seed_max_epsilon(k, 1e-6)
+        top = dplab.advanced_composition_simplified_max_epsilon(k, 1e-6)
         assert top == pytest.approx(approx, abs=0.01)
         for eps, within in ((top * 0.999, True), (top * 1.001, False)):
             step = eps / math.sqrt(8 * k * log_inv)
             assert (dplab.advanced_composition(step, k, 1e-6)[0] <= eps) == within
-    assert dplab.advanced_composition_seed_max_epsilon(10**8, 1e-6) == pytest.approx(4 * log_inv, rel=1e-3)
+    limit = dplab.advanced_composition_simplified_max_epsilon(10**8, 1e-6)
+    assert limit == pytest.approx(4 * log_inv, rel=1e-3)
 
 
 def test_exact_advanced_composition_beats_basic_from_k_30():
@@ -101,7 +102,7 @@ def test_subsampling_claim_holds_for_every_p_up_to_1_256():
 
 
 def test_seed_max_epsilon_rises_towards_4_ln_inverse_delta():
-    values = [dplab.advanced_composition_seed_max_epsilon(k, 1e-6) for k in (1, 10, 100, 10**4, 10**8)]
+    values = [dplab.advanced_composition_simplified_max_epsilon(k, 1e-6) for k in (1, 10, 100, 10**4, 10**8)]
     assert values == sorted(values) and values[-1] < 4 * math.log(1e6)
 
 
@@ -288,7 +289,7 @@ K_INT = "k must be a positive integer, got k="
     (accounting.optimal_composition_delta, (0.1, 10, INF), {},
      "epsilon_total must be finite and >= 0, got epsilon_total=inf"),
     (dplab.advanced_composition_per_step, (1.0, 3, 1e-6), {"method": "drv"},
-     r"method must be one of \('exact', 'seed'\), got method='drv'"),
+     r"method must be one of \('exact', 'simplified'\), got method='drv'"),
 ])
 def test_bad_input_of_k_fold_composition(function, args, kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -91,7 +91,7 @@ EXERCISES = [
         "02.4", "[Hu]'s method for a contingency table of d = 5 cells at ε = 0.5 (n public): release 4 "
         "cells with ε/4 each and derive the last one as n minus their sum. What is the total expected "
         "squared error over the 5 cells?",
-        lambda: contingency_expected_total_error(D, EPS_TABLE, "seed003"),
+        lambda: contingency_expected_total_error(D, EPS_TABLE, "derived_last"),
         "Which scale does each of the released cells get? The derived cell is n minus their sum: "
         "which noise does it carry, and what is its variance?",
         "Each of the d − 1 = 4 released cells gets ε/4, scale 4/ε = {b:g}, variance {var:g}: "
@@ -106,7 +106,7 @@ EXERCISES = [
         values=lambda: {"b": laplace_scale(D - 1, EPS_TABLE), "var": laplace_mse(D - 1, EPS_TABLE),
                         "released": (D - 1) * laplace_mse(D - 1, EPS_TABLE),
                         "last": (D - 1) * laplace_mse(D - 1, EPS_TABLE),
-                        "total": contingency_expected_total_error(D, EPS_TABLE, "seed003")}),
+                        "total": contingency_expected_total_error(D, EPS_TABLE, "derived_last")}),
     Exercise(
         "02.5", "An ε = 2 mechanism is run on a Poisson sample that keeps each row with probability "
         "p = 0.05. What is the exact amplified ε (add/remove)? (Then compare it with the slide's 2pε.)",

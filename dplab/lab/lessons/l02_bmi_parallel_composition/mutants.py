@@ -67,7 +67,7 @@ MUTANTS = (
            "noisy = laplace_mechanism(truth, 1.0, epsilon / 3, size=trials, rng=seed)",
            "noisy = laplace_mechanism(truth, 1.0, epsilon, size=trials, rng=seed)",
            "q1, q2 and # M each released at eps, not eps/3 (3 eps in total)"),
-    Mutant("contingency.seed003_last_cell_one_noise", CONTINGENCY,
+    Mutant("contingency.derived_cell_one_noise", CONTINGENCY,
            "return as_result(2 * (d - 1) * np.asarray(laplace_mse(1.0, epsilon / (d - 1))))",
            "return as_result(d * np.asarray(laplace_mse(1.0, epsilon / (d - 1))))",
            "[Hu]'s derived last cell counted with one noise, not the d - 1 of the cells it subtracts"),

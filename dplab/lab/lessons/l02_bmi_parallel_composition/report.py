@@ -93,7 +93,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
     closed = {(1, "p"): 4 * 2 * 4**2, (1, "j"): 4 * 2 * 2**2, (2, "r"): 6 * 2 * 2**2}  # ε = 1, [Duke18]
     tot = bmi.bmi_totals_trials(1.0, n, seed + 25)
     cont = {m: contingency_squared_errors(np.full(6, 100.0), 1.0, m, n, rng=seed + 30)
-            for m in ("seed003", "parallel_replace")}
+            for m in ("derived_last", "parallel_replace")}
     holds = all(2 * p * e >= subsampling_epsilon(e, p) for p in (0.01, 0.1, 0.3, 0.5, 0.9)
                 for e in np.linspace(0.01, 1.0, 100))
     return [
@@ -142,10 +142,10 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   "YRBSS, ε=0.01, n=20000", bmi.tall_counts_expected_error(0.01), "=",
                   interval=lambda c: mean_ci(iso["before"], c),
                   catches="bmi.tall_direct_sensitivity_1: Lap(1/ε), one count's sensitivity"),
-        ReportRow("02.contingency_seed003", "d-1 cells at ε/(d-1), last = n - sum: 4(d-1)³/ε²", "Hu",
-                  f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "seed003"), "=",
-                  interval=lambda c: mean_ci(cont["seed003"], c),
-                  catches="contingency.seed003_last_cell_one_noise: the derived cell with one noise"),
+        ReportRow("02.contingency_derived_last", "d-1 cells at ε/(d-1), last = n - sum: 4(d-1)³/ε²", "Hu",
+                  f"d=6, ε=1, n={n}", contingency_expected_total_error(6, 1.0, "derived_last"), "=",
+                  interval=lambda c: mean_ci(cont["derived_last"], c),
+                  catches="contingency.derived_cell_one_noise: the derived cell with one noise"),
         ReportRow("02.contingency_parallel", "all d cells at Lap(2/ε) (replace-one): simulated = 8d/ε²",
                   "Hu", f"d=6, ε=1, n={n}", 6 * 2 * 2**2, "=",
                   interval=lambda c: mean_ci(cont["parallel_replace"], c),

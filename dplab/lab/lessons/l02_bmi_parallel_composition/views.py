@@ -166,7 +166,7 @@ def figure_isotonic(epsilon: float = 0.01, seed: int = SEED):
 def figure_contingency(epsilon: float = 1.0, seed: int = SEED, trials: int = 20_000):
     """[Hu]'s epsilon/(d - 1) against parallel composition, total error over the d cells."""
     fig, (ax,) = new_figure(1, width=6.5, height=3.6)
-    styles = {"seed003": ("laplace", "o"), "parallel_add_remove": ("analytic", "s"),
+    styles = {"derived_last": ("laplace", "o"), "parallel_add_remove": ("analytic", "s"),
               "parallel_replace": ("zcdp", "^")}
     for method, neighbours in contingency.CONTINGENCY_METHODS.items():
         color, marker = styles[method]

@@ -39,7 +39,7 @@ def _lemma12_values() -> dict[str, float]:
     queries = all_predicates(16).shape[0]
     return {"c": queries, "ln_2c": math.log(2 * queries), "bound": math.log(2 * queries) / (2 * 0.25**2),
             "m": net_sample_size(queries, 0.25, rule="chernoff"),
-            "seed": net_sample_size(queries, 0.25, rule="seed")}
+            "seed": net_sample_size(queries, 0.25, rule="theorem11")}
 
 
 def _net_bound_values() -> dict[str, float]:
@@ -100,7 +100,7 @@ EXERCISES = [
         "m = ln|C|/alpha² asks for {seed}).",
         rel_tol=1e-12,
         mistakes=(
-            Mistake(lambda: net_sample_size(all_predicates(16).shape[0], 0.25, rule="seed"),
+            Mistake(lambda: net_sample_size(all_predicates(16).shape[0], 0.25, rule="theorem11"),
                     "that is the lecture's m = ln|C|/alpha², more than the proof needs: solve the union "
                     "bound itself."),
             Mistake(lambda: net_sample_size(16, 0.25, rule="chernoff"),

@@ -51,7 +51,7 @@ def _per_step_values() -> dict[str, float]:
     eps0 = advanced_composition_per_step(1.0, 200, 1e-5)
     return {"eps0": eps0, "first": math.sqrt(2 * 200 * math.log(1 / 1e-5)) * eps0,
             "second": 200 * eps0 * math.expm1(eps0), "total": advanced_composition(eps0, 200, 1e-5)[0],
-            "seed": advanced_composition_per_step(1.0, 200, 1e-5, method="seed"), "basic": 1 / 200}
+            "seed": advanced_composition_per_step(1.0, 200, 1e-5, method="simplified"), "basic": 1 / 200}
 
 
 def _zcdp_values() -> dict[str, float]:
@@ -104,7 +104,7 @@ EXERCISES = [
         "eps/sqrt(8k ln(1/delta')) gives {seed:.5f} (it assumes eps <= 1 and is "
         "loose), basic composition eps/k = {basic:g}.",
         mistakes=(
-            Mistake(lambda: advanced_composition_per_step(1.0, 200, 1e-5, method="seed"),
+            Mistake(lambda: advanced_composition_per_step(1.0, 200, 1e-5, method="simplified"),
                     "that is the lecture's closed form eps/sqrt(8k ln(1/delta')), a safe but loose "
                     "root; solve the formula itself."),
             Mistake(lambda: 1 / 200,
