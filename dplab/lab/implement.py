@@ -8,7 +8,7 @@ the first that fails gives the one line the student reads (:class:`Wrong`). The 
 * :func:`call` runs the student's function: an exception inside it becomes one line naming the
   exception and the call, never a traceback;
 * :func:`refuses`: bad input (epsilon <= 0) must raise ValueError;
-* :func:`uses_rng`: two calls with Generators of one seed release the same (the noise comes from
+* :func:`uses_rng`: two Generators of one seed give the same releases (the noise comes from
   the ``rng`` given, so a run is reproducible and the check's draws are the seeded ones);
 * :func:`releases`: at most :data:`MAX_RELEASES` calls in all, each with the one seeded Generator;
 * :func:`continuous_law`: a real release's law, tested in the order that names the mistake:
@@ -36,11 +36,14 @@ from dplab.audit import audit_epsilon
 from dplab.lab.exercises import as_number
 from dplab.simulate import mean_ci
 
-__all__ = ["FAMILY_ERROR", "MAX_RELEASES", "SEED", "Wrong", "as_number", "audit", "call", "continuous_law",
-           "discrete_law", "refuses", "releases", "run", "uses_rng"]
+__all__ = ["FAMILY_ERROR", "MAX_RELEASES", "PER_SIDE", "RNG_CHECK_CALLS", "SEED", "Wrong", "as_number",
+           "audit", "call", "continuous_law", "discrete_law", "refuses", "releases", "run", "uses_rng"]
 
 #: the most releases one exercise's check draws, and the seconds its draws may take
 MAX_RELEASES, SECONDS = 20_000, 10.0
+#: the rng check's calls on each of its two Generators, and the releases left to each side of a pair
+RNG_CHECK_CALLS = 10
+PER_SIDE = (MAX_RELEASES - 2 * RNG_CHECK_CALLS) // 2
 #: the probability that a right function fails one of an exercise's statistical checks, at most
 FAMILY_ERROR = 0.001
 #: the seed of the Generators passed to a student's function
@@ -122,12 +125,14 @@ def _one(value: object, kind: str | int) -> object:
 
 
 def uses_rng(args: Sequence[object], kind: str | int = "number") -> Callable[[Callable], str]:
-    """A check: two calls ``fn(*args, rng)`` with Generators of one seed release the same."""
+    """A check: RNG_CHECK_CALLS calls ``fn(*args, rng)`` on each of two Generators of one seed release
+    the same sequence (one call each is not enough where a discrete output repeats by chance)."""
     def check(fn: Callable) -> str:
-        a, b = (_one(call(fn, *args, np.random.default_rng(SEED)), kind) for _ in range(2))
+        a, b = (np.array([_one(call(fn, *args, rng), kind) for _ in range(RNG_CHECK_CALLS)])
+                for rng in (np.random.default_rng(SEED), np.random.default_rng(SEED)))
         if not np.array_equal(a, b):
-            raise Wrong(f"two calls with Generators of one seed released {np.asarray(a).tolist()} and "
-                        f"{np.asarray(b).tolist()}: draw "
+            raise Wrong(f"{RNG_CHECK_CALLS} calls with each of two Generators of one seed released "
+                        f"{_show(a.tolist())} and {_show(b.tolist())}: draw "
                         "every noise from the rng your function is given (rng.laplace(...)), not np.random")
         return "draws from its rng"
     return check

@@ -135,6 +135,8 @@ LAB_MUTANTS = (
     Mutant("implement.rng_unchecked", _IMPLEMENT, "        if not np.array_equal(a, b):\n",
            "        if False:\n",
            "noise from numpy's global generator (not the rng given) passes the rng check"),
+    Mutant("implement.rng_one_call", _IMPLEMENT, "RNG_CHECK_CALLS = 10\n", "RNG_CHECK_CALLS = 1\n",
+           "the rng check compares one release a Generator: a discrete choice repeats by chance"),
     Mutant("implement.no_shape_check", _IMPLEMENT, "    if shape < alpha:\n", "    if False:\n",
            "Gaussian noise for Laplace told only that the law differs, not that the shape does"),
     Mutant("implement.no_scale_check", _IMPLEMENT,

@@ -162,6 +162,18 @@ def test_noise_from_numpys_global_generator_is_told_to_use_rng():
     assert said.verdict == "wrong" and "draw every noise from the rng" in said.feedback, said.feedback
 
 
+@pytest.mark.catches("implement.rng_one_call")
+@pytest.mark.parametrize("seed", range(5))
+def test_a_discrete_choice_from_the_global_generator_is_caught_too(seed):
+    """catches: the rng check comparing one release a Generator (the reviewer's 05.impl drawing from
+    np.random passed it 11 times in 30: two indices agree by chance about 37% of the time)."""
+    reference = all_exercises()["05.impl"].answer()
+    fresh = np.random.default_rng(seed)
+    fn = _refusing(lambda scores, s, e, rng: reference(scores, s, e, fresh))
+    said = verdict("05.impl", fn)
+    assert said.verdict == "wrong" and "draw every noise from the rng" in said.feedback, said.feedback
+
+
 @pytest.mark.catches("implement.student_error_unnamed")
 def test_a_function_that_raises_gets_one_line_naming_the_call():
     def broken(value, sensitivity, epsilon, rng):

@@ -16,7 +16,7 @@ from dplab.simulate import bonferroni_confidence
 #: the exercise's pair of neighbours (a count and the count with one more person) and its parameters
 VALUE, NEIGHBOUR, SENSITIVITY, EPSILON = 10.0, 11.0, 1.0, 0.5
 #: releases drawn on each of the pair (the harness's limit is 20,000 in all)
-N = 9_999  # a side: with the 2 calls of the rng check, 20,000 releases in all
+N = implement.PER_SIDE  # a side: with the rng check's calls, 20,000 releases in all
 
 
 def laplace_release(value, sensitivity, epsilon, rng):

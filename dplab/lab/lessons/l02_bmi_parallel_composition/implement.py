@@ -16,7 +16,7 @@ CELLS = bmi_cells(bmi_slides_table())
 NEIGHBOUR = CELLS + np.array([1.0, 0.0, 0.0, 0.0])
 EPSILON = 1.0
 CELL_NAMES = ("M < 25", "M >= 25", "F < 25", "F >= 25")
-N = 9_999  # a side: with the 2 calls of the rng check, 20,000 releases in all
+N = implement.PER_SIDE  # a side: with the rng check's calls, 20,000 releases in all
 
 
 def algorithm_2(cells, epsilon, rng):

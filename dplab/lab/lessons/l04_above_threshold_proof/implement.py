@@ -16,7 +16,7 @@ ANSWERS, NEIGHBOUR = np.array([1.0, 3.0, 2.0, 6.0, 4.0]), np.array([2.0, 4.0, 3.
 THRESHOLD, EPSILON = 5.0, 1.0
 #: the outputs: the index of the first query above, or -1 when none is
 OUTPUTS = (*range(ANSWERS.size), -1)
-N = 9_999  # a side: with the 2 calls of the rng check, 20,000 releases in all
+N = implement.PER_SIDE  # a side: with the rng check's calls, 20,000 releases in all
 
 
 def above_threshold(answers, threshold, epsilon, rng):

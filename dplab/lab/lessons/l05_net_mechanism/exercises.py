@@ -45,15 +45,15 @@ def _lemma12_values() -> dict[str, float]:
 def _net_bound_values() -> dict[str, float]:
     size = net_size(8, 20)
     sensitivity = counting_query_sensitivity(1000)
-    return {"size": size, "ln_n": math.log(size), "ln_b": math.log(1 / 0.05), "delta": sensitivity,
-            "scale": 2 * sensitivity / 0.5, "bound": net_error_bound(0.077, size, sensitivity, 0.5, 0.05),
+    return {"size": size, "ln_n": math.log(size), "ln_b": math.log(1 / 0.1), "delta": sensitivity,
+            "scale": 2 * sensitivity / 0.5, "bound": net_error_bound(0.077, size, sensitivity, 0.5, 0.1),
             "radius": net_covering_radius(8, 20)}
 
 
 def _sensitivity_values() -> dict[str, float]:
     queries = all_predicates(6)
     return {"c": queries.shape[0], "moved": int(np.sum(queries[:, 0] != queries[:, 1])),
-            "l1": counting_queries_l1_sensitivity(queries, 500)}
+            "l1": counting_queries_l1_sensitivity(queries, 400)}
 
 
 EXERCISES = [
@@ -111,37 +111,37 @@ EXERCISES = [
         values=_lemma12_values),
     Exercise(
         "05.4", "The net mechanism over |X| = 8 with m = 20 rows, on n = 1000 students at eps = 0.5; the "
-        "best database of the net has max error OPT = 0.077. With probability 0.95 the release's max "
+        "best database of the net has max error OPT = 0.077. With probability 0.9 the release's max "
         "error is at most what (the utility theorem for the data at hand)?",
-        lambda: net_error_bound(0.077, net_size(8, 20), counting_query_sensitivity(1000), 0.5, 0.05),
+        lambda: net_error_bound(0.077, net_size(8, 20), counting_query_sensitivity(1000), 0.5, 0.1),
         "Apply the exponential mechanism's utility theorem to the net: its size, the score's "
         "sensitivity under replace-one and t from beta.",
         "|N| = C(8 + 20 - 1, 20) = {size:,} databases, Δ = 1/n = {delta:g}, so the bound is OPT + "
         "(2Δ/eps)(ln|N| + ln(1/beta)) = 0.077 + {scale:g} ({ln_n:.3f} + {ln_b:.3f}) = {bound:.4f}, for "
         "this D (for every D the covering radius {radius:g} bounds OPT).",
         mistakes=(
-            Mistake(lambda: net_error_bound(0.077, 8**20, counting_query_sensitivity(1000), 0.5, 0.05),
+            Mistake(lambda: net_error_bound(0.077, 8**20, counting_query_sensitivity(1000), 0.5, 0.1),
                     "|X|^m counts ordered samples; the net is a set of multisets (stars and bars)."),
             Mistake(lambda: net_error_bound(0.077, net_size(8, 20), counting_query_sensitivity(1000) / 2, 0.5,
-                                            0.05),
+                                            0.1),
                     "the scale is 2Δ/eps, not Δ/eps."),
             Mistake(lambda: net_error_bound(0.0, net_size(8, 20), counting_query_sensitivity(1000), 0.5,
-                                            0.05),
+                                            0.1),
                     "add OPT: the mechanism can only be as good as the best database of the net."),
         ),
         values=_net_bound_values),
     Exercise(
-        "05.5", "Every predicate on a universe of |X| = 6 elements, answers normalised by n = 500: what "
+        "05.5", "Every predicate on a universe of |X| = 6 elements, answers normalised by n = 400: what "
         "is the joint L1 sensitivity of all the answers under replace-one?",
-        lambda: counting_queries_l1_sensitivity(all_predicates(6), 500),
+        lambda: counting_queries_l1_sensitivity(all_predicates(6), 400),
         "Replace one row x by y: which predicates' answers move, and by how much each?",
         "Replacing x by y moves by 1/n the predicates that contain exactly one of x and y: {moved} of the "
-        "{c} (half of them), so the L1 sensitivity is {moved}/500 = {l1:g}.",
+        "{c} (half of them), so the L1 sensitivity is {moved}/400 = {l1:g}.",
         mistakes=(
-            Mistake(lambda: all_predicates(6).shape[0] * counting_query_sensitivity(500),
+            Mistake(lambda: all_predicates(6).shape[0] * counting_query_sensitivity(400),
                     "|C|/n assumes every answer moves; the predicates containing both x and y, or "
                     "neither, do not."),
-            Mistake(lambda: counting_query_sensitivity(500),
+            Mistake(lambda: counting_query_sensitivity(400),
                     "that is one answer's sensitivity; the question asks the sum over all answers."),
         ),
         values=_sensitivity_values),
@@ -166,8 +166,9 @@ EXERCISES = [
                        "can be saved.",
         }),
     Exercise(
-        "05.7", "Proposition 6 with Lemma 12's alpha at m = 20 promises a max error of at most 2 alpha > 1 "
-        "on answers in [0, 1]. What is to blame?",
+        "05.7", "On |X| = 8 with C all 256 predicates, Proposition 6 with Lemma 12's alpha = "
+        "sqrt(ln|C|/m) at m = 20 promises a max error of at most 2 alpha > 1 on answers in [0, 1]. What "
+        "is to blame?",
         lambda: "lemma12",
         "Which step of the guarantee uses only |C| and ignores how small the universe is?",
         "lemma12: its union bound over C ignores the small universe; the covering radius |X|/(4m) "

@@ -13,7 +13,7 @@ from dplab.simulate import bonferroni_confidence
 #: the candidates' scores (sensitivity 1), a neighbour moving each by at most 1, epsilon
 SCORES, NEIGHBOUR = np.array([0.0, 1.0, 2.0, 3.0, 5.0]), np.array([1.0, 0.0, 3.0, 2.0, 4.0])
 SENSITIVITY, EPSILON = 1.0, 1.0
-N = 9_999  # a side: with the 2 calls of the rng check, 20,000 releases in all
+N = implement.PER_SIDE  # a side: with the rng check's calls, 20,000 releases in all
 
 
 def exponential_release(scores, sensitivity, epsilon, rng):

@@ -165,8 +165,9 @@ EXERCISES = [
         ),
         values=_reduction_values),
     Exercise(
-        "06.6", "ZCDPFilter.from_approx_dp(2, 1e-6) holds nothing else yet: what is the earliest time T "
-        "at which a Brownian noise reduction on a count (sensitivity 1) may stop?",
+        "06.6", "ZCDPFilter.from_approx_dp(2, 1e-6) holds nothing else yet. A Brownian noise reduction on a "
+        "count (sensitivity 1) runs its time T down from a large value: what is the smallest T at which "
+        "it may stop within the filter's budget?",
         lambda: ZCDPFilter.from_approx_dp(2.0, 1e-6).min_brownian_time(1.0),
         "Find the filter's rho from its (eps, delta) by the simple conversion, then the time whose "
         "charge uses it all.",

@@ -125,7 +125,8 @@ EXERCISES = [
     ),
     Exercise(
         "08.6",
-        "At the epsilon of 08.5, how sure can an attacker who was 10% sure (p = 0.1) become (as a share)?",
+        "At the epsilon of 08.5, how sure can an attacker who was 10% sure (p = 0.1) become (as a share, to "
+        "three significant figures)?",
         lambda: posterior_bound(0.1, _eps_for_rmse()),
         "Odds again: the prior's odds times e^eps, then back to a probability.",
         "e^{eps:.4f} = {growth:.4f}; odds 0.1/(1 - 0.1) · {growth:.4f} = {odds:.4f}; posterior "
@@ -137,14 +138,15 @@ EXERCISES = [
             Mistake(lambda: posterior_bound(0.1, Laplace.for_rmse(1.0, 10.0 * math.sqrt(2)).epsilon),
                     "the epsilon you used is 1/RMSE, missing the √2 of 08.5."),
         ),
+        sig_figs=3,
         values=lambda: {"eps": _eps_for_rmse(), "growth": math.exp(_eps_for_rmse()),
                         "odds": math.exp(_eps_for_rmse()) / 9,
                         "answer": posterior_bound(0.1, _eps_for_rmse())},
     ),
     Exercise(
         "08.7",
-        "300 Laplace releases of eps0 = 0.1 each, delta = 1e-6. What epsilon does exact accounting give "
-        "(dplab.accounting.PLDAccountant())? Compare with basic and advanced composition.",
+        "300 Laplace releases of eps0 = 0.1 each, delta = 1e-6. What epsilon does exact accounting of "
+        "their privacy loss distribution give? Compare with basic and advanced composition.",
         lambda: PLDAccountant().compose(Laplace(1.0, 0.1), 300).epsilon(1e-6),
         "Compose the 300 steps on a new accountant and read epsilon at delta. A composition theorem "
         "of notebook 6 gives a larger value: the exact PLD uses what the Laplace mechanism is.",
