@@ -26,6 +26,8 @@ import numpy as np
 
 __all__ = ["Exercise", "Mistake", "Verdict", "as_number", "round_sig"]
 
+#: a wrong number this close to the key (relative) is told to mind its rounding, not given a hint
+CLOSE = 0.05
 #: the verdicts dplab.check records (the grade command writes them to grades.csv)
 VERDICTS = ("right", "wrong", "malformed", "missing")
 
@@ -183,6 +185,14 @@ class Exercise:
         for mistake in self.mistakes:
             if _matches(number, float(mistake.answer()), self.rel_tol, self.sig_figs):
                 return say("wrong", f"not quite ({number:.4g}). Hint: {mistake.hint}")
+        key = float(self.answer())
+        if 0 < key <= 1 and _matches(number / 100, key, self.rel_tol, self.sig_figs):
+            return say("wrong", f"not quite ({number:.4g}): that reads as a percentage; give the answer as "
+                                "a share (0.25 for 25%).")
+        if math.isclose(number, key, rel_tol=CLOSE):
+            return say("wrong", f"close ({number:.4g}), but not within {self.rel_tol:.0%} of the answer: if "
+                                f"you rounded, round to nearest and keep {self.sig_figs + 1} significant "
+                                "figures; if not, check a constant of your computation.")
         return say("wrong", f"not quite ({number:.4g}). Hint: {self.hint}")
 
     def expected_text(self) -> str:

@@ -13,7 +13,7 @@ the first that fails gives the one line the student reads (:class:`Wrong`). The 
 * :func:`releases`: at most :data:`MAX_RELEASES` calls in all, each with the one seeded Generator;
 * :func:`continuous_law`: a real release's law, tested in the order that names the mistake:
   it varies, its noise has the reference's shape (Kolmogorov-Smirnov on the standardized releases),
-  its standard deviation and its centre (dplab.simulate.mean_ci), then the exact law (KS);
+  its centre and its standard deviation (dplab.simulate.mean_ci), then the exact law (KS);
 * :func:`discrete_law`: a finite output's law against the exact probabilities (chi-square), with
   the laws of anticipated mistakes named when the releases fit one of them;
 * :func:`audit`: an empirical privacy audit of the releases on the exercise's pair of neighbours
@@ -26,6 +26,7 @@ them all with probability >= 99.9%.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Sequence
 
@@ -67,8 +68,23 @@ def _show(value: object) -> str:
     return repr(value)
 
 
+def _takes(fn: Callable, args: Sequence[object]) -> None:
+    """Wrong, naming the exercise's call, when ``fn``'s parameters cannot take ``args``."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin or a callable without a signature: let the call tell
+        return
+    try:
+        signature.bind(*args)
+    except TypeError:
+        raise Wrong(f"your function's parameters {signature} cannot take the exercise's call "
+                    f"fn({', '.join(_show(a) for a in args)}): write it with the signature the question "
+                    "states") from None
+
+
 def call(fn: Callable, *args: object) -> object:
     """``fn(*args)``; an exception inside it becomes :class:`Wrong` with one line naming it and the call."""
+    _takes(fn, args)
     try:
         return fn(*args)
     except Exception as error:  # noqa: BLE001 - a student's code is reported, never propagated
@@ -94,6 +110,7 @@ def refuses(*bad_args: Sequence[object], what: str = "epsilon <= 0") -> Callable
     def check(fn: Callable) -> str:
         for args in bad_args:
             shown = ", ".join(_show(a) for a in args)
+            _takes(fn, args)
             try:
                 out = fn(*args)
             except ValueError:
@@ -156,8 +173,8 @@ def releases(fn: Callable, args: Sequence[object], n: int, kind: str | int = "nu
 def continuous_law(x: np.ndarray, law: stats.rv_continuous, what: str, *, scale_hint: str,
                    shape_hint: str, confidence: float) -> str:
     """Releases ``x`` against the reference ``law`` (a frozen scipy distribution), four checks at
-    ``confidence`` each: they vary and their standardized noise has the law's shape (KS), the standard
-    deviation, the centre (Student intervals of dplab.simulate.mean_ci), the exact law (KS)."""
+    ``confidence`` each: they vary and their standardized noise has the law's shape (KS), the
+    centre, the standard deviation (Student intervals of dplab.simulate.mean_ci), the exact law (KS)."""
     alpha, mean, sd = 1 - confidence, float(law.mean()), float(law.std())
     if np.ptp(x) == 0:
         raise Wrong(f"{what} do not vary (standard deviation 0 where {sd:.3g} was expected): add noise")
@@ -166,12 +183,12 @@ def continuous_law(x: np.ndarray, law: stats.rv_continuous, what: str, *, scale_
     if shape < alpha:
         raise Wrong(f"{what} do not have the shape of the expected noise (Kolmogorov-Smirnov p = {shape:.1g} "
                     f"< {alpha:.1g}): {shape_hint}")
-    if not mean_ci((x - mean) ** 2, confidence).contains(sd ** 2):
-        raise Wrong(f"{what}: your noise has standard deviation {x.std(ddof=1):.3g} where {sd:.3g} was "
-                    f"expected: {scale_hint}")
     if not mean_ci(x, confidence).contains(mean):
         raise Wrong(f"{what} are centred at {x.mean():.4g} where {mean:.4g} was expected: is the noise "
                     "centred at 0, added to the true value?")
+    if not mean_ci((x - mean) ** 2, confidence).contains(sd ** 2):
+        raise Wrong(f"{what}: your noise has standard deviation {x.std(ddof=1):.3g} where {sd:.3g} was "
+                    f"expected: {scale_hint}")
     p = stats.kstest(x, law.cdf).pvalue
     if p < alpha:
         raise Wrong(f"{what} do not follow the expected law (Kolmogorov-Smirnov p = {p:.1g} < {alpha:.1g})")
@@ -231,4 +248,5 @@ def audit(x: np.ndarray, x_prime: np.ndarray, epsilon: float, pair: str, *, conf
         raise Wrong(f"not {epsilon:g}-DP: an audit of your releases on {pair} certifies epsilon >= "
                     f"{result.epsilon_lower:.2f} (the event {result.event} came {result.counts[0]} and "
                     f"{result.counts[1]} times in {result.n_runs} runs)")
-    return f"an audit on {pair} certifies epsilon >= {result.epsilon_lower:.2f}, within {epsilon:g}"
+    return (f"an audit on {pair} finds no privacy loss above epsilon = {epsilon:g} (the loss it can prove "
+            f"from your releases is {result.epsilon_lower:.2f})")

@@ -94,6 +94,8 @@ def all_exercises() -> dict[str, Exercise]:
 
 #: the latest verdict dplab.check gave each exercise in this kernel (``python -m dplab grade`` reads it)
 RECORDED: dict[str, Verdict] = {}
+#: the exercises answered right at least once in this kernel (dplab.progress)
+RIGHT_ONCE: set[str] = set()
 
 
 def _notebook_ids(exercise_id: object) -> str:
@@ -118,6 +120,8 @@ def check(exercise_id: str, answer: object = None) -> bool:
         return False
     verdict = exercises[exercise_id].verdict(answer)
     RECORDED[exercise_id] = verdict
+    if verdict.verdict == "right":
+        RIGHT_ONCE.add(exercise_id)
     print(verdict.feedback)
     return verdict.verdict == "right"
 
@@ -153,7 +157,9 @@ def progress(notebook: str | None = None) -> None:
     for number in chosen:
         ids = [i for i in exercises if i.startswith(number + ".")]
         said = {i: RECORDED[i].verdict if i in RECORDED else "not answered" for i in ids}
-        right = sum(v == "right" for v in said.values())
+        said.update({i: f"right earlier, {said[i]} last" for i in RIGHT_ONCE & set(ids)
+                     if said[i] != "right"})
+        right = len(RIGHT_ONCE & set(ids))
         print(f"notebook {number}: {right} of {len(ids)} right; "
               + ", ".join(f"{i} {v}" for i, v in said.items()))
 
@@ -164,6 +170,7 @@ def answer_key(notebook: str | None = None) -> str:
     exercises = list(all_exercises().values())
     if notebook is not None:
         numbers = sorted({ex.id.split(".")[0] for ex in exercises})
+        notebook = notebook.zfill(2) if notebook.isdigit() else notebook
         if notebook not in numbers:
             raise ValueError(f"notebook must be one of {numbers}, got notebook={notebook!r}")
         exercises = [ex for ex in exercises if ex.id.split(".")[0] == notebook]

@@ -16,7 +16,7 @@ import pytest
 import dplab
 from dplab.lab.exercises import Exercise, Mistake
 from dplab.lab.paths import repo_root
-from dplab.lab.registry import RECORDED, all_exercises, answer_key
+from dplab.lab.registry import RECORDED, RIGHT_ONCE, all_exercises, answer_key
 
 
 def test_check_right_wrong_and_unanswered(capsys):
@@ -80,6 +80,15 @@ def test_the_key_rounded_to_its_significant_figures_is_right():
     assert one.verdict(0.007).verdict == "right" and one.verdict(0.008).verdict == "wrong"
 
 
+@pytest.mark.catches("exercises.no_close_feedback", "exercises.percent_as_wrong")
+def test_a_near_miss_and_a_percentage_are_told_what_they_are():
+    """The student's run: 0.37 for 0.375 and 29.19 for 0.2919 were given hints about the concept."""
+    ex = Exercise("x.7", "q", lambda: 0.375, "the concept's hint", "s")
+    assert "close (0.37)" in ex.verdict(0.37).feedback and ex.verdict(0.37).verdict == "wrong"
+    assert "as a share" in ex.verdict(37.5).feedback
+    assert ex.verdict(0.5).feedback.endswith("the concept's hint")
+
+
 @pytest.mark.catches("exercises.mistakes_ignored")
 def test_an_anticipated_mistake_gets_its_own_hint():
     ex = _toy(mistakes=(Mistake(lambda: 4.0, "b² is half of it: the variance is 2b²."),
@@ -112,6 +121,7 @@ def test_a_choice_explains_the_option_chosen():
 
 def test_solution_and_progress(capsys):
     RECORDED.clear()
+    RIGHT_ONCE.clear()
     dplab.progress()
     assert "no answer checked yet" in capsys.readouterr().out
     dplab.check("01.1", 18.0)
@@ -120,6 +130,10 @@ def test_solution_and_progress(capsys):
     dplab.progress()
     out = capsys.readouterr().out
     assert out.startswith("notebook 01: 1 of ") and "01.1 right" in out and "01.2 malformed" in out
+    dplab.check("01.1", 3.0)
+    capsys.readouterr()
+    dplab.progress("01")
+    assert "01.1 right earlier, wrong last" in capsys.readouterr().out  # a later wrong try keeps it
     dplab.progress("04")
     assert "notebook 04: 0 of" in capsys.readouterr().out
     dplab.solution("01.1")
@@ -157,8 +171,9 @@ def test_the_key_of_one_notebook():
     key = answer_key("08")
     assert key.count("solution: ") == sum(i.startswith("08.") for i in all_exercises()) > 0
     assert "08.7" in key and "07.1" not in key
-    with pytest.raises(ValueError, match=r"notebook must be one of .*got notebook='8'"):
-        answer_key("8")
+    assert answer_key("8") == key  # "answers 8" as "answers 08", as the assignment command takes it
+    with pytest.raises(ValueError, match=r"notebook must be one of .*got notebook='99'"):
+        answer_key("99")
 
 
 def test_choice_exercise(capsys):

@@ -162,16 +162,34 @@ def test_noise_from_numpys_global_generator_is_told_to_use_rng():
     assert said.verdict == "wrong" and "draw every noise from the rng" in said.feedback, said.feedback
 
 
+@pytest.mark.catches("implement.sensitivity_one")
+def test_a_laplace_release_that_ignores_its_sensitivity_or_its_value_is_told_which():
+    """The student's run: the sensitivity-1 check let Lap(1/eps) pass for Lap(Delta/eps), and noise
+    returned without the value was told its standard deviation was wrong (2.83 where 2.83)."""
+    no_sensitivity = _refusing(lambda v, s, e, rng: v + rng.laplace(0.0, 1.0 / e))
+    said = verdict("01.impl", no_sensitivity)
+    assert said.verdict == "wrong" and "is the scale Delta/eps?" in said.feedback, said.feedback
+    no_value = _refusing(lambda v, s, e, rng: rng.laplace(0.0, s / e))
+    said = verdict("01.impl", no_value)
+    assert said.verdict == "wrong" and "added to the true value" in said.feedback, said.feedback
+
+
+def test_a_function_with_other_parameters_is_told_the_call():
+    said = verdict("01.impl", lambda value, epsilon, rng: value)
+    assert said.verdict == "wrong" and "cannot take the exercise's call" in said.feedback, said.feedback
+
+
 @pytest.mark.catches("implement.rng_one_call")
 @pytest.mark.parametrize("seed", range(5))
 def test_a_discrete_choice_from_the_global_generator_is_caught_too(seed):
     """catches: the rng check comparing one release a Generator (the reviewer's 05.impl drawing from
     np.random passed it 11 times in 30: two indices agree by chance about 37% of the time)."""
-    reference = all_exercises()["05.impl"].answer()
-    fresh = np.random.default_rng(seed)
-    fn = _refusing(lambda scores, s, e, rng: reference(scores, s, e, fresh))
-    said = verdict("05.impl", fn)
-    assert said.verdict == "wrong" and "draw every noise from the rng" in said.feedback, said.feedback
+    for exercise_id in ("04.impl", "05.impl"):
+        reference = all_exercises()[exercise_id].answer()
+        fresh = np.random.default_rng(seed)
+        fn = _refusing(lambda *args, reference=reference, fresh=fresh: reference(*args[:-1], fresh))
+        said = verdict(exercise_id, fn)
+        assert said.verdict == "wrong" and "draw every noise from the rng" in said.feedback, said.feedback
 
 
 @pytest.mark.catches("implement.student_error_unnamed")
@@ -183,7 +201,7 @@ def test_a_function_that_raises_gets_one_line_naming_the_call():
     said = verdict("01.impl", broken)
     assert said.verdict == "wrong"
     assert said.feedback == ("01.impl: your function raised IndexError: list index out of range when called "
-                             "as fn(10, 1, 0.5, rng)")
+                             "as fn(10, 2, 0.5, rng)")
 
 
 @pytest.mark.parametrize("exercise_id", IMPLEMENT_IDS)
@@ -228,4 +246,4 @@ def test_an_audit_of_releases_that_are_not_private_fails():
     x, y = 10 + rng.laplace(0, 0.5, 10_000), 11 + rng.laplace(0, 0.5, 10_000)
     with pytest.raises(implement.Wrong, match="not 0.5-DP: an audit"):
         implement.audit(x, y, 0.5, "the counts", confidence=0.9999)
-    assert "within 2" in implement.audit(x, y, 2.0, "the counts", confidence=0.9999)
+    assert "no privacy loss above epsilon = 2" in implement.audit(x, y, 2.0, "the counts", confidence=0.9999)

@@ -13,8 +13,9 @@ from dplab.lab.exercises import Exercise
 from dplab.mechanisms.laplace import laplace_mse, laplace_scale
 from dplab.simulate import bonferroni_confidence
 
-#: the exercise's pair of neighbours (a count and the count with one more person) and its parameters
-VALUE, NEIGHBOUR, SENSITIVITY, EPSILON = 10.0, 11.0, 1.0, 0.5
+#: the exercise's pair of neighbours (a sum of values in [0, 2], and the sum with one more person who
+#: adds 2) and its parameters: sensitivity 2, so a function that ignores its sensitivity is caught
+VALUE, NEIGHBOUR, SENSITIVITY, EPSILON = 10.0, 12.0, 2.0, 0.5
 #: releases drawn on each of the pair (the harness's limit is 20,000 in all)
 N = implement.PER_SIDE  # a side: with the rng check's calls, 20,000 releases in all
 
@@ -47,7 +48,7 @@ def check_laplace(fn) -> tuple[bool, str]:
 
     def privacy(fn):
         return implement.audit(drawn[VALUE], drawn[NEIGHBOUR], EPSILON,
-                               f"the counts {VALUE:g} and {NEIGHBOUR:g}", confidence=confidence)
+                               f"the sums {VALUE:g} and {NEIGHBOUR:g}", confidence=confidence)
 
     return implement.run(fn, implement.refuses((VALUE, SENSITIVITY, 0.0, np.random.default_rng(0)),
                                                (VALUE, SENSITIVITY, -1.0, np.random.default_rng(0))),

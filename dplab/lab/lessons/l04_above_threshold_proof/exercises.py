@@ -16,6 +16,7 @@ from dplab.sparse_vector import (
     above_threshold_worst_case_supremum,
     comparison_std,
     exact_privacy_loss,
+    halting_probabilities,
     loss_limit,
     naive_above_threshold_epsilon,
     optimal_threshold_share,
@@ -186,4 +187,25 @@ EXERCISES = [
             "broken": "A bound below the claim is what a correct mechanism gives; a broken one is caught "
                       "when the lower bound exceeds the claim, as for Lee-Clifton.",
         }),
+    Exercise(
+        "04.8", "AboveThreshold at eps = 1 (the threshold + Lap(2/eps) once, each answer + a fresh "
+        "Lap(4/eps)), threshold T = 10, sees a first query whose true answer is 5. With what probability "
+        "does it halt on that query?",
+        lambda: float(halting_probabilities("above_threshold", [5.0], 10.0, 1.0)[0]),
+        "It halts when the query's noise minus the threshold's noise reaches T - 5: integrate one Laplace "
+        "density against the other's tail.",
+        "Halting means ν − ρ ≥ 5 with ν ~ Lap(b1 = 4) and ρ ~ Lap(b2 = 2). The difference of two "
+        "Laplaces has tail Pr[ν − ρ ≥ t] = (b1² e^(−t/b1) − b2² e^(−t/b2)) / (2 (b1² − b2²)) for t ≥ 0: "
+        "({b1sq:g} · {e1:.4f} − {b2sq:g} · {e2:.4f}) / {den:g} = {p:.4f}. Without the threshold's noise "
+        "it would be ½ e^(−5/4) = {no_rho:.4f}: the threshold's noise fattens the tail.",
+        mistakes=(
+            Mistake(lambda: 0.5 * math.exp(-5 / 4),
+                    "that ignores the threshold's noise: the threshold is T + Lap(2/eps), drawn once."),
+            Mistake(lambda: float(halting_probabilities("above_threshold", [5.0], 10.0, 1.0)[1]),
+                    "that is the probability it does not halt on this query."),
+        ),
+        sig_figs=2,
+        values=lambda: {"b1sq": 16, "b2sq": 4, "e1": math.exp(-5 / 4), "e2": math.exp(-5 / 2), "den": 24,
+                        "p": float(halting_probabilities("above_threshold", [5.0], 10.0, 1.0)[0]),
+                        "no_rho": 0.5 * math.exp(-5 / 4)}),
 ]
