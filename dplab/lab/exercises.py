@@ -189,9 +189,9 @@ class Exercise:
         if 0 < key <= 1 and _matches(number / 100, key, self.rel_tol, self.sig_figs):
             return say("wrong", f"not quite ({number:.4g}): that reads as a percentage; give the answer as "
                                 "a share (0.25 for 25%).")
-        if math.isclose(number, key, rel_tol=CLOSE):
+        if self.rel_tol > 0 and math.isclose(number, key, rel_tol=CLOSE):
             return say("wrong", f"close ({number:.4g}), but not within {self.rel_tol:.0%} of the answer: if "
-                                f"you rounded, round to nearest and keep {self.sig_figs + 1} significant "
+                                f"you rounded, round to nearest with at least {self.sig_figs} significant "
                                 "figures; if not, check a constant of your computation.")
         return say("wrong", f"not quite ({number:.4g}). Hint: {self.hint}")
 

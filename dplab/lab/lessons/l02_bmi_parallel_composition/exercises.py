@@ -46,7 +46,8 @@ EXERCISES = [
                           "that gives every answer the whole ε: four releases on the same rows cost "
                           "their budgets added up, so each may use only a quarter."),
                   Mistake(lambda: laplace_mse(4, EPS_ALG),
-                          "that is the error of one answer: the question asks for the total of the four.")),
+                          "that is the error of one answer (or section 3's joint release, which is a "
+                          "different algorithm): the question asks for the total of Algorithm 1's four.")),
         values=lambda: {"eps_each": EPS_ALG / 4, "b": laplace_scale(4, EPS_ALG),
                         "var": laplace_mse(4, EPS_ALG), "total": bmi_expected_total_error(1, EPS_ALG),
                         "c": bmi_expected_total_error(1, 1.0)}),

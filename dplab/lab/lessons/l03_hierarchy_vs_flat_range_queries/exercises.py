@@ -49,8 +49,8 @@ EXERCISES = [
                           "that is the number of ranges, k(k + 1)/2; one row is in only the ranges that "
                           "contain its bin."),
                   Mistake(lambda: range_strategy("all_ranges", K_ALL - 1).sensitivity,
-                          "off by one: a range starting at bin i can end at bin i itself, so bin i is the "
-                          "end of k − i + 1 ranges, not k − i.")),
+                          "off by one: a range that contains bin i can end at bin i itself, so it has "
+                          "k − i + 1 possible ends, not k − i.")),
         values=lambda: {"i": _middle_bin(K_ALL), "j": K_ALL - _middle_bin(K_ALL) + 1,
                         "s": range_strategy("all_ranges", K_ALL).sensitivity}),
     Exercise(

@@ -59,14 +59,14 @@ def _share_values() -> dict[str, float]:
 
 EXERCISES = [
     Exercise(
-        "04.1", "AboveThreshold at eps = 0.5 halts at query k = 3. What is the largest privacy loss of that "
-        "output over every stream and every (general) neighbour?",
+        "04.1", "AboveThreshold at eps = 0.5 halts at query k = 3. What is the supremum of the privacy loss "
+        "of that output over every stream and every (general) neighbour?",
         lambda: above_threshold_worst_case_supremum(3, 0.5),
         "Two valid upper bounds hold for halting at query k; section 2 says which one streams attain for "
-        "small k.",
+        "small k (streams approach it).",
         "Two bounds hold: composing the k comparisons, each eps/4-DP given the noisy threshold, gives "
-        "k eps/4 = 3 · 0.5/4 = {naive:.4g}; the theorem gives eps = 0.5. Streams whose answers sit far "
-        "around T attain the smaller one (Lyu, Su & Li, Theorem 1), so the supremum is "
+        "k eps/4 = 3 · 0.5/4 = {naive:.4g}; the theorem gives eps = 0.5. Streams whose answers sit ever "
+        "farther around T approach the smaller one without reaching it, so the supremum is "
         "min(k eps/4, eps) = {sup:.4g}. The stream of zeros loses only {zeros:.4f}: one stream is a lower "
         "bound, not the supremum.",
         mistakes=(
@@ -114,8 +114,8 @@ EXERCISES = [
         values=_lee_clifton_values),
     Exercise(
         "04.4", "Lyu et al.'s Algorithm 1 with c = 1 at eps = 3 gives the threshold the share eps1 = 0.25 "
-        "eps (eps2 = 0.75 eps). Under monotone neighbours (counts under add/remove), at what privacy "
-        "loss does it level off?",
+        "eps (eps2 = 0.75 eps). Its query noise is the general Lap(2cΔ/eps2). Under monotone "
+        "neighbours (counts under add/remove), at what privacy loss does it level off?",
         lambda: loss_limit("lyu_alg1", 3.0, neighbours="monotone", threshold_share=0.25),
         "Under monotone neighbours, ask which shifts are still paid for: the threshold's, the bottoms', "
         "the top's (and by how much of its noise).",
@@ -184,7 +184,8 @@ EXERCISES = [
                            "audit can refute a claim, never prove privacy.",
             "true_epsilon": "It is a lower bound with some confidence, on one pair and one output event; "
                             "the pair's exact loss is larger, and eps is a sup over all pairs.",
-            "broken": "A bound below the claim is what a correct mechanism gives; a broken one is caught "
+            "broken": "A bound below the claim is what a correct mechanism gives, and also a broken one "
+                      "when the audit lacks power (section 5's next lines); a broken one is caught only "
                       "when the lower bound exceeds the claim, as for Lee-Clifton.",
         }),
     Exercise(

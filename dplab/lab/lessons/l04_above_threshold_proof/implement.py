@@ -63,7 +63,8 @@ def check_above_threshold(fn) -> tuple[bool, str]:
 EXERCISES = [
     Exercise("04.impl", "Implement AboveThreshold: above_threshold(answers, threshold, epsilon, rng) returns "
              "the index (from 0, as Python counts) of the first answer (sensitivity 1) whose noisy value "
-             "reaches the noisy threshold, "
+             "reaches the noisy threshold (the threshold + Lap(2/epsilon) drawn once, each answer + a fresh "
+             "Lap(4/epsilon)), "
              "or -1 when none does, drawing every noise from rng, and raises ValueError when epsilon <= 0. "
              f"The check calls it 20,000 times on answers {ANSWERS.tolist()} and a neighbour, threshold "
              f"{THRESHOLD:g}, epsilon {EPSILON:g}, against the exact law of where AboveThreshold halts.",
