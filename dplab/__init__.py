@@ -8,7 +8,7 @@ composition theorems, the neighbour relation, the calibration routine), ``dplab.
 ``dplab.inference``, ``dplab.datasets``, the lectures' topics (``dplab.bmi``,
 ``dplab.means``, ``dplab.contingency``, ``dplab.range_queries``, ``dplab.sparse_vector``,
 ``dplab.net_mechanism``, ``dplab.reconstruction``, ``dplab.hadamard_attack``,
-``dplab.accuracy_first``) and the
+``dplab.accuracy_first``, ``dplab.local``) and the
 experiment harness (``dplab.simulate``, ``dplab.audit``, ``dplab.attacks``).
 
 The flat ``dplab.NAME`` is a curated core of what the first notebooks type
@@ -42,6 +42,7 @@ NAMESPACES = (
     "hadamard_attack",
     "accuracy_first",
     "smooth_sensitivity",
+    "local",
     "simulate",
     "audit",
     "attacks",
