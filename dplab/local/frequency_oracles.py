@@ -412,6 +412,22 @@ class OptimizedLocalHashing(FrequencyOracle):
         h = _hash(reports.a[:, None], reports.b[:, None], values[None, :], self.g)
         return np.count_nonzero(h == reports.y.astype(np.uint64)[:, None], axis=0).astype(float)
 
+    def frequencies(self, values: ArrayLike, rng: np.random.Generator | int | None = None,
+                    candidates: ArrayLike | None = None) -> np.ndarray:
+        """As :meth:`FrequencyOracle.frequencies`; with ``candidates`` (values in [0, d)), only their
+        estimated frequencies, in their order: n |candidates| hashes, never the whole domain (what
+        the heavy hitters' prefix extension needs when d = 2^32)."""
+        if candidates is None:
+            return super().frequencies(values, rng)
+        v = check_values(values, self.d)
+        cand = check_values(candidates, self.d, "candidates")
+        rng = check_rng(rng)
+        counts = np.zeros(cand.size)
+        step = max(1, CHUNK_ELEMENTS // cand.size)
+        for start in range(0, v.size, step):
+            counts += self.support_counts(self.sample(v[start:start + step], rng), cand)
+        return self.estimate(counts, v.size)
+
     def output_probabilities(self) -> np.ndarray:
         """P((H, y) | v) for every function H: [d] -> [g] (a truly random hash: weight g^-d; the ratio
         of two inputs' probabilities does not depend on the weight, since H is drawn independently of
