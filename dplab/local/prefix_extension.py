@@ -89,7 +89,8 @@ def heavy_hitter_threshold(epsilon: float, n: int, *, domain_bits: int = 32, ste
                            keep: int = 64, alpha: float = 0.05, beta: float = 0.05) -> float:
     """The threshold the prefix extension theory gives (module docstring):
     T = (z_(1 - alpha/C) + z_(1 - beta/G)) sigma, sigma = sqrt(q (1 - q) / (p - q)^2 / (n // G)) the
-    standard deviation of an OLH estimate at f = 0 with a group's users, C = max(2^L_0, keep 2^step_bits) candidates per stage.
+    standard deviation of an OLH estimate at f = 0 with a group's users, and
+    C = max(2^L_0, keep 2^step_bits) candidates per stage.
     At or above it no value of frequency 0 survives a stage's cut with probability >= 1 - alpha
     (Wang, Blocki, Li & Jha 2017, Section 6), and an id of frequency >= T is found with probability
     >= 1 - beta (while no more than ``keep`` candidates pass a cut)."""
@@ -192,7 +193,8 @@ def true_heavy_hitters(items: ArrayLike, threshold: float) -> HeavyHitters:
     return HeavyHitters(ids[order], share[order])
 
 
-def heavy_hitter_precision_recall(found: ArrayLike, items: ArrayLike, threshold: float) -> tuple[float, float]:
+def heavy_hitter_precision_recall(found: ArrayLike, items: ArrayLike,
+                                  threshold: float) -> tuple[float, float]:
     """(precision, recall): the share of the ``found`` ids whose true share of ``items`` is >= threshold
     (1 when nothing is found), and the share of those true heavy hitters that were found (1 when
     there are none)."""
