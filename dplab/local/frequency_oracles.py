@@ -81,11 +81,12 @@ def check_values(values: ArrayLike, d: int, name: str = "values") -> np.ndarray:
     if v.ndim != 1 or v.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-d array of integers in [0, {d}), got shape {v.shape}")
     if not np.issubdtype(v.dtype, np.integer):
-        raise ValueError(f"{name} must hold integers in [0, {d}), got dtype {v.dtype} ({name}[0]={v[0]!r})")
+        raise ValueError(f"{name} must hold integers in [0, {d}), got dtype {v.dtype} "
+                         f"({name}[0]={v[0].item()!r})")
     bad = (v < 0) | (v >= d)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name} must hold integers in [0, {d}), got {name}[{i}]={v[i]!r}")
+        raise ValueError(f"{name} must hold integers in [0, {d}), got {name}[{i}]={v[i].item()!r}")
     return v.astype(np.int64, copy=False)
 
 
@@ -93,8 +94,9 @@ def pure_protocol_variance(p: ArrayLike, q: ArrayLike, n: int, f: ArrayLike = 0.
     """Var[f_hat(v)] = [q (1 - q) / (p - q)^2 + f (1 - p - q) / (p - q)] / n of a pure protocol
     (Wang, Blocki, Li & Jha, USENIX Security 2017, Theorem 2, for a frequency instead of a count)."""
     p, q, f = (np.asarray(x, dtype=float) for x in (p, q, f))
-    if np.any(~((f >= 0) & (f <= 1))):
-        raise ValueError(f"f must lie in [0, 1], got f={f.ravel()[~((f >= 0) & (f <= 1)).ravel()][0]!r}")
+    bad = ~((f >= 0) & (f <= 1))
+    if np.any(bad):
+        raise ValueError(f"f must lie in [0, 1], got f={f.ravel()[bad.ravel()][0].item()!r}")
     n = check_positive_int(n, "n")
     return as_result((q * (1 - q) / (p - q) ** 2 + f * (1 - p - q) / (p - q)) / n)
 

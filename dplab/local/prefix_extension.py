@@ -115,7 +115,7 @@ def _items(items: ArrayLike, m: int) -> np.ndarray:
     bad = (x < 0) | (x >= 2**m)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"items must be ids in [0, 2^{m}) (domain_bits={m}), got items[{i}]={x[i]!r}")
+        raise ValueError(f"items must be ids in [0, 2^{m}) (domain_bits={m}), got items[{i}]={x[i].item()!r}")
     return x.astype(np.int64, copy=False)
 
 
