@@ -35,6 +35,7 @@ def test_finds_the_planted_heavy_hitters(monkeypatch):
     items = L.zipf_items(N, exponent=EXPONENT, rng=DATA_SEED)
     t = L.heavy_hitter_threshold(EPSILON, N)
     found = L.heavy_hitters(items, EPSILON, threshold=t, rng=RUN_SEED)
+    assert found.ids.size > 0
     precision, recall = L.heavy_hitter_precision_recall(found.ids, items, t)
     assert precision >= 0.8 and recall >= 0.8, (precision, recall)
     assert len(seen) == 7 and None not in seen and max(seen) <= 1024
@@ -43,6 +44,16 @@ def test_finds_the_planted_heavy_hitters(monkeypatch):
     estimated = dict(zip(found.ids.tolist(), found.frequencies.tolist(), strict=True))
     for i, share in zip(truth.ids.tolist(), truth.frequencies.tolist(), strict=True):
         assert abs(estimated[i] - share) <= 5 * sigma
+    assert np.all(np.diff(found.frequencies) <= 0)  # largest first
+
+
+@pytest.mark.catches("local.pem_keeps_the_smallest")
+def test_keep_caps_the_candidates_by_their_estimates():
+    """With keep = 2 only the two largest prefixes go on: the two heaviest ids (shares 0.38 and 0.13,
+    far above the rest) are what is found."""
+    items = L.zipf_items(N, exponent=EXPONENT, rng=DATA_SEED)
+    found = L.heavy_hitters(items, EPSILON, threshold=0.01, rng=RUN_SEED, keep=2)
+    assert found.ids.tolist() == L.true_heavy_hitters(items, 0.1).ids.tolist()
 
 
 @pytest.mark.catches("local.pem_threshold_all_users")
