@@ -207,6 +207,11 @@ def test_communication_bits():
      r"candidates must hold integers in \[0, 9\)"),
     (lambda: L.pure_protocol_variance(0.5, 0.25, 10, f=-0.1), ValueError, "f must lie in"),
     (lambda: L.ORACLES["olh"](50.0, 4), ValueError, "epsilon is too large for local hashing"),
+    (lambda: L.GeneralizedRR(1.0, 1), ValueError, "d must be an integer in \\[2, 2\\^32\\].*got d=1"),
+    (lambda: L.OptimizedUnaryEncoding(-1.0, 4), ValueError,
+     "epsilon must be finite and > 0, got epsilon=-1.0"),
+    (lambda: L.HadamardResponse(1.0, 4).estimate([1.0] * 4, 0), ValueError, "n must be a positive integer"),
+    (lambda: L.check_values([[0, 1]], 3), ValueError, "values must be a non-empty 1-d array"),
 ])
 def test_bad_input_names_the_parameter_and_value(call, error, match):
     with pytest.raises(error, match=match):

@@ -100,6 +100,8 @@ def test_small_domain_and_truth_helpers():
     (lambda: L.zipf_items(10, exponent=1.0), "exponent must be finite and > 1"),
     (lambda: L.zipf_items(0, exponent=2.0), "n must be a positive integer"),
     (lambda: L.true_heavy_hitters([1, 2], 2.0), "threshold must be a share in"),
+    (lambda: L.true_heavy_hitters([], 0.1), "items must be a non-empty 1-d array"),
+    (lambda: L.heavy_hitter_precision_recall([1], [1, 2], -0.5), "threshold must be a share in"),
 ])
 def test_bad_input_names_the_parameter_and_value(call, match):
     with pytest.raises(ValueError, match=match):
