@@ -176,6 +176,25 @@ class FrequencyOracle(Mechanism):
             counts += self.support_counts(self.sample(v[start:start + step], rng))
         return self.estimate(counts, v.size)
 
+    def frequencies_from_uniforms(self, values: ArrayLike, uniforms: ArrayLike) -> np.ndarray:
+        """The d estimates from shared uniform draws (common random numbers for a panel: one (n, d)
+        draw serves every eps and every oracle): C(v) = #{i : U[i, v] < p if values[i] = v, else q}.
+        Each C(v) has its exact law, Binomial(n f_v, p) + Binomial(n (1 - f_v), q), so each estimate
+        has the exact mean and variance of :meth:`variance`; the joint law is the protocol's for unary
+        encoding (this *is* its sampler), while in k-RR, OLH and Hadamard response the counts of
+        different values are correlated (here they are independent). ``uniforms``: shape (n, d) at least
+        (the first n rows and d columns are used)."""
+        v = check_values(values, self.d)
+        u = np.asarray(uniforms, dtype=float)
+        if u.ndim != 2 or u.shape[0] < v.size or u.shape[1] < self.d:
+            raise ValueError(f"uniforms must be an array of shape at least ({v.size}, {self.d}), "
+                             f"got shape {u.shape}")
+        u = u[:v.size, :self.d]
+        counts = np.count_nonzero(u < self.q, axis=0).astype(float)
+        own = u[np.arange(v.size), v]
+        np.add.at(counts, v, (own < self.p).astype(float) - (own < self.q))
+        return self.estimate(counts, v.size)
+
     def exact_epsilon(self) -> float:
         """The privacy loss computed from the enumerated output probabilities:
         ln max over outputs y and pairs of inputs v, v' of P(y | v) / P(y | v') (inf if an output

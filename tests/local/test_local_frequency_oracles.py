@@ -140,6 +140,33 @@ def test_estimates_are_unbiased_with_the_formula_variance(name):
     assert ((low <= var) & (var <= high)).all(), (low, var, high)
 
 
+@pytest.mark.statistical
+@pytest.mark.catches("local.crn_own_value_q")
+@pytest.mark.parametrize("name", ["grr", "olh"])
+def test_common_random_numbers_have_the_formula_mean_and_variance(name):
+    """As above with frequencies_from_uniforms on fresh (n, d) uniforms each run (R = 300, n = 3,000,
+    d = 6, eps = 1, seed 32): each estimate's mean and variance are the protocol's (24 checks, each at
+    1 - 0.01/24); one draw serves two epsilons (the smaller eps, the larger the error)."""
+    d, n, trials, eps = 6, 3000, 300, 1.0
+    shares = np.array([0.5, 0.2, 0.15, 0.1, 0.05, 0.0])
+    values = np.repeat(np.arange(d), np.round(shares * n).astype(int))
+    rng = np.random.default_rng(32)
+    oracle = L.ORACLES[name](eps, d)
+    est = np.array([oracle.frequencies_from_uniforms(values, rng.random((n, d))) for _ in range(trials)])
+    confidence = bonferroni_confidence(24, 0.01)
+    assert mean_ci(est, confidence, axis=0).contains(shares).all()
+    a = 1 - confidence
+    sample_var = est.var(axis=0, ddof=1)
+    low = sample_var * (trials - 1) / stats.chi2.ppf(1 - a / 2, trials - 1)
+    high = sample_var * (trials - 1) / stats.chi2.ppf(a / 2, trials - 1)
+    var = oracle.variance(n, shares)
+    assert ((low <= var) & (var <= high)).all(), (low, var, high)
+    u = rng.random((n, d))
+    small, large = (np.abs(L.ORACLES[name](e, d).frequencies_from_uniforms(values, u) - shares).sum()
+                    for e in (0.2, 3.0))
+    assert small > large
+
+
 @pytest.mark.catches("local.chunk_drops_user")
 def test_chunks_cover_every_user(monkeypatch):
     """With 7 users per chunk, k-RR's estimates still sum to 1 exactly (every report supports one value)
@@ -212,6 +239,8 @@ def test_communication_bits():
      "epsilon must be finite and > 0, got epsilon=-1.0"),
     (lambda: L.HadamardResponse(1.0, 4).estimate([1.0] * 4, 0), ValueError, "n must be a positive integer"),
     (lambda: L.check_values([[0, 1]], 3), ValueError, "values must be a non-empty 1-d array"),
+    (lambda: L.ORACLES["oue"](1.0, 4).frequencies_from_uniforms([0, 1, 2], np.zeros((2, 4))), ValueError,
+     r"uniforms must be an array of shape at least \(3, 4\), got shape \(2, 4\)"),
 ])
 def test_bad_input_names_the_parameter_and_value(call, error, match):
     with pytest.raises(error, match=match):
