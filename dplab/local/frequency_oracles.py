@@ -2,7 +2,7 @@
 device with an eps-LDP randomizer, and the server estimates the d frequencies (shares) from the reports.
 
 Every oracle here is a *pure* protocol in the sense of Wang, Blocki, Li & Jha, "Locally
-Differentially Private Protocols for Frequency Estimation" (USENIX Security 2017, Section 4): a
+Differentially Private Protocols for Frequency Estimation" (USENIX Security 2017, their pure protocols): a
 report y *supports* a set of values, with
 
     p = Pr[y supports v | the user holds v],   q = Pr[y supports v | the user holds some v' != v],
@@ -30,7 +30,7 @@ name       randomizer                                  p, q                     
 :func:`frequency_oracle` and :func:`frequency_oracle_variance` look the name up in :data:`ORACLES`
 (one object per name, no formula outside its object). :func:`best_frequency_oracle` picks the smallest
 variance: k-RR while d < 3 e^eps + 2, OUE (or OLH, equal when e^eps + 1 is an integer) beyond
-(Wang et al. 2017, Section 5).
+(Wang et al. 2017, comparing the protocols).
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ class GeneralizedRR(FrequencyOracle):
 @dataclass(frozen=True)
 class _UnaryEncoding(FrequencyOracle):
     """Unary encoding: the user's value one-hot in d bits, bit v reported 1 with probability p,
-    every other bit 1 with probability q, independently (Wang et al. 2017, Section 4.3).
+    every other bit 1 with probability q, independently (Wang et al. 2017, unary encoding).
     The report (d bits) supports v when its bit v is 1. Privacy: an output's ratio under v and v'
     is at most p (1 - q) / ((1 - p) q), which equals e^eps for SUE and OUE."""
 
@@ -302,10 +302,11 @@ class _UnaryEncoding(FrequencyOracle):
 
 @dataclass(frozen=True)
 class SymmetricUnaryEncoding(_UnaryEncoding):
-    """Symmetric unary encoding (SUE), i.e. basic RAPPOR (Erlingsson, Pihur & Korolova, CCS 2014,
-    its one-time randomized response with one hash and no memoisation): every bit of the one-hot
+    """Symmetric unary encoding (SUE), i.e. basic RAPPOR (Erlingsson, Pihur & Korolova, CCS 2014: the
+    one-hot encoding instead of a Bloom filter, its permanent randomized response only, as Wang et al.
+    2017 describe it): every bit of the one-hot
     vector through binary randomized response at eps/2 (two bits differ between neighbours):
-    p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p (Wang et al. 2017, Section 4.3)."""
+    p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p (Wang et al. 2017, unary encoding)."""
 
     name: ClassVar[str] = "sue"
 
@@ -327,7 +328,7 @@ class SymmetricUnaryEncoding(_UnaryEncoding):
 
 @dataclass(frozen=True)
 class OptimizedUnaryEncoding(_UnaryEncoding):
-    """Optimised unary encoding (OUE; Wang et al. 2017, Section 4.4): the 1 bit kept with probability
+    """Optimised unary encoding (OUE; Wang et al. 2017, unary encoding): the 1 bit kept with probability
     p = 1/2, each 0 bit turned to 1 with probability q = 1/(e^eps + 1), the q that minimises the
     variance: Var = 4 e^eps / (n (e^eps - 1)^2) at f = 0."""
 
@@ -343,7 +344,7 @@ class OptimizedUnaryEncoding(_UnaryEncoding):
 
 
 def olh_buckets(epsilon: float) -> int:
-    """g = max(2, round(e^eps + 1)), OLH's number of hash buckets (Wang et al. 2017, Section 4.4: the
+    """g = max(2, round(e^eps + 1)), OLH's number of hash buckets (Wang et al. 2017, local hashing: the
     g that minimises the variance is e^eps + 1; rounded half up). At eps = ln 3, g = 4."""
     eps = check_epsilon(epsilon)
     return max(2, math.floor(math.exp(eps) + 1.5)) if eps < 40 else 2**32
@@ -374,7 +375,7 @@ def _hash(a: np.ndarray, b: np.ndarray, x: np.ndarray, g: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class OptimizedLocalHashing(FrequencyOracle):
-    """Optimised local hashing (OLH; Wang et al. 2017, Section 4.4): each user draws a hash function
+    """Optimised local hashing (OLH; Wang et al. 2017, local hashing): each user draws a hash function
     H: [d] -> [g] from a pairwise independent family (:func:`_hash`), and reports (H, y) where y is
     k-RR over g buckets of H(value) (:class:`RandomizedResponse` with k = g), g = max(2, round(e^eps +
     1)). A report supports v when H(v) = y: p = e^eps / (e^eps + g - 1), q = 1/g (H(v) is uniform
@@ -464,8 +465,9 @@ class OptimizedLocalHashing(FrequencyOracle):
 
 @dataclass(frozen=True)
 class HadamardResponse(FrequencyOracle):
-    """Hadamard response, the basic one-block variant of Acharya, Sun & Zhang ("Hadamard Response:
-    Estimating Distributions Privately, Efficiently, and with Little Communication", AISTATS 2019):
+    """Hadamard response of Acharya, Sun & Zhang ("Hadamard Response: Estimating Distributions
+    Privately, Efficiently, and with Little Communication", AISTATS 2019), the variant whose sets are
+    half of the outputs (one block; their general scheme uses smaller sets, in blocks, for large eps):
     K is the smallest power of 2 above d, value v owns the set C_v = {y : H_K[v + 1, y] = +1} of K/2
     outputs (row v + 1 of the Sylvester-Hadamard matrix; row 0, all ones, is skipped), and the user
     reports y uniform on C_v with probability e^eps / (e^eps + 1), uniform on its complement
@@ -561,7 +563,7 @@ def frequency_oracle_variance(name: str, epsilon: ArrayLike, d: int, n: int,
 def best_frequency_oracle(epsilon: float, d: int) -> str:
     """The name of the oracle with the smallest variance at f = 0 (a rare value), ties (within 1e-12,
     relative) broken by fewer bits sent: "grr" for d < 3 e^eps + 2, else "oue" (Wang et al. 2017,
-    Section 5), or "olh" where it ties with OUE (e^eps + 1 an integer) and sends fewer bits."""
+    comparing the protocols), or "olh" where it ties with OUE (e^eps + 1 an integer) and sends fewer bits."""
     oracles = [_oracle(name, epsilon, d) for name in ORACLES]
     var = np.array([o.variance(1) for o in oracles])
     tied = [o for o, v in zip(oracles, var, strict=True) if v <= var.min() * (1 + 1e-12)]
@@ -570,5 +572,5 @@ def best_frequency_oracle(epsilon: float, d: int) -> str:
 
 def grr_wins_below(epsilon: ArrayLike) -> float | np.ndarray:
     """d* = 3 e^eps + 2: k-RR's variance (d - 2 + e^eps)/(e^eps - 1)^2 is below OUE's 4 e^eps/(e^eps - 1)^2
-    exactly when d < d* (Wang et al. 2017, Section 5)."""
+    exactly when d < d* (Wang et al. 2017, comparing the protocols)."""
     return as_result(3 * np.exp(check_epsilon(epsilon, array_ok=True)) + 2)

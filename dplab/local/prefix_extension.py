@@ -20,9 +20,9 @@ probability >= 1 - beta/G (normal approximation), so all G stages with probabili
 whose estimate is >= threshold.
 
 :func:`heavy_hitter_threshold` is the threshold this theory gives: (z_(1 - alpha/C) + z_(1 - beta/G))
-sigma, C the most candidates of a stage. At or above it the cut is >= z_(1 - alpha/C) sigma, Wang,
-Blocki, Li & Jha's significance threshold (USENIX Security 2017, Section 6: Bonferroni over C
-values), so a stage keeps no value of frequency 0 with probability >= 1 - alpha, and an id of
+sigma, C the most candidates of a stage. At or above it the cut is >= z_(1 - alpha/C) sigma, the
+significance threshold of Wang, Blocki, Li & Jha (USENIX Security 2017: Bonferroni over C values,
+normal approximation), so a stage keeps no value of frequency 0 with probability >= 1 - alpha, and an id of
 frequency >= the threshold is found with probability >= 1 - beta.
 """
 
@@ -92,8 +92,8 @@ def heavy_hitter_threshold(epsilon: float, n: int, *, domain_bits: int = 32, ste
     standard deviation of an OLH estimate at f = 0 with a group's users, and
     C = max(2^L_0, keep 2^step_bits) candidates per stage.
     At or above it no value of frequency 0 survives a stage's cut with probability >= 1 - alpha
-    (Wang, Blocki, Li & Jha 2017, Section 6), and an id of frequency >= T is found with probability
-    >= 1 - beta (while no more than ``keep`` candidates pass a cut)."""
+    (Wang, Blocki, Li & Jha 2017's significance threshold), and an id of frequency >= T is found
+    with probability >= 1 - beta (while no more than ``keep`` candidates pass a cut)."""
     eps = check_epsilon(epsilon)
     n = check_positive_int(n, "n")
     keep = check_positive_int(keep, "keep")
