@@ -552,12 +552,13 @@ def frequency_oracle_variance(name: str, epsilon: ArrayLike, d: int, n: int,
                               f: ArrayLike = 0.0) -> float | np.ndarray:
     """The exact variance of one estimated frequency, n users of whom a share f hold the value:
     ``ORACLES[name](epsilon, d).variance(n, f)`` (Wang et al. 2017, Theorem 2). ``epsilon`` may be a
-    grid (one object per entry)."""
+    grid (one object per entry; with a grid of f too, the shape is epsilon's then f's)."""
     check_choice(name, tuple(ORACLES), "name")
     eps = check_epsilon(epsilon, array_ok=True)
     if np.ndim(eps) == 0:
         return _oracle(name, eps, d).variance(n, f)
-    return np.array([_oracle(name, e, d).variance(n, f) for e in np.ravel(eps)]).reshape(np.shape(eps))
+    out = np.array([_oracle(name, e, d).variance(n, f) for e in np.ravel(eps)])
+    return out.reshape(np.shape(eps) + np.shape(f))
 
 
 def best_frequency_oracle(epsilon: float, d: int) -> str:

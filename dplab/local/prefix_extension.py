@@ -126,7 +126,9 @@ def heavy_hitters(items: ArrayLike, epsilon: float, *, domain_bits: int = 32, th
     found by the prefix extension method (Wang, Li, Jha et al., IEEE TDSC 2019) with OLH at eps:
     each user reports once (one group, one prefix), so the protocol is eps-LDP. Candidates per stage:
     at most max(2^L_0, keep 2^step_bits); a stage keeps those with estimate >= threshold -
-    z_(1 - beta/G) sigma_j, at most ``keep``; see the module docstring and :func:`heavy_hitter_threshold`."""
+    z_(1 - beta/G) sigma_j, at most ``keep``; see the module docstring and :func:`heavy_hitter_threshold`.
+    Below that threshold the cuts let noise through (``keep`` candidates a stage, mostly of frequency
+    0): the run stays as fast, and precision collapses."""
     eps = check_epsilon(epsilon)
     m = _domain_bits(domain_bits)
     x = _items(items, m)

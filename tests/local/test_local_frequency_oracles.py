@@ -114,6 +114,8 @@ def test_variances_against_the_closed_forms():
         assert oue == pytest.approx((4 * e / (e - 1) ** 2 + 0.4 * (1 - p - q) / (p - q)) / n)
     grid = L.frequency_oracle_variance("grr", np.array([0.5, 1.0]), 17, n)
     assert grid.shape == (2,) and grid[1] == L.frequency_oracle_variance("grr", 1.0, 17, n)
+    both = L.frequency_oracle_variance("oue", np.array([0.5, 1.0, 2.0]), 17, n, f=np.array([0.0, 0.3]))
+    assert both.shape == (3, 2) and both[2, 1] == L.frequency_oracle_variance("oue", 2.0, 17, n, f=0.3)
 
 
 @pytest.mark.statistical
