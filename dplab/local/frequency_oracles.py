@@ -181,9 +181,9 @@ class FrequencyOracle(Mechanism):
         draw serves every eps and every oracle): C(v) = #{i : U[i, v] < p if values[i] = v, else q}.
         Each C(v) has its exact law, Binomial(n f_v, p) + Binomial(n (1 - f_v), q), so each estimate
         has the exact mean and variance of :meth:`variance`; the joint law is the protocol's for unary
-        encoding (this *is* its sampler), while in k-RR, OLH and Hadamard response the counts of
-        different values are correlated (here they are independent). ``uniforms``: shape (n, d) at least
-        (the first n rows and d columns are used)."""
+        encoding (independent bits, as its sampler draws them), while in k-RR, OLH and Hadamard
+        response the counts of different values are correlated (here they are independent).
+        ``uniforms``: shape (n, d) at least (the first n rows and d columns are used)."""
         v = check_values(values, self.d)
         u = np.asarray(uniforms, dtype=float)
         if u.ndim != 2 or u.shape[0] < v.size or u.shape[1] < self.d:
