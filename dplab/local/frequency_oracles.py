@@ -94,6 +94,11 @@ def pure_protocol_variance(p: ArrayLike, q: ArrayLike, n: int, f: ArrayLike = 0.
     """Var[f_hat(v)] = [q (1 - q) / (p - q)^2 + f (1 - p - q) / (p - q)] / n of a pure protocol
     (Wang, Blocki, Li & Jha, USENIX Security 2017, Theorem 2, for a frequency instead of a count)."""
     p, q, f = (np.asarray(x, dtype=float) for x in (p, q, f))
+    wrong = ~((q >= 0) & (q < p) & (p <= 1))
+    if np.any(wrong):
+        i = np.flatnonzero(wrong.ravel())[0]
+        p_i, q_i = (np.broadcast_to(x, wrong.shape).ravel()[i].item() for x in (p, q))
+        raise ValueError(f"p and q must satisfy 0 <= q < p <= 1, got p={p_i!r}, q={q_i!r}")
     bad = ~((f >= 0) & (f <= 1))
     if np.any(bad):
         raise ValueError(f"f must lie in [0, 1], got f={f.ravel()[bad.ravel()][0].item()!r}")

@@ -13,14 +13,17 @@ all 2^eta next bits and estimates those with the next group, and so on: it evalu
 
 Which prefixes survive (this lab's rule, with its reason): a prefix is at least as frequent as any id
 it starts, so a stage keeps the candidates whose estimate is >= threshold - z_(1 - beta/G) sigma_j
-(sigma_j: the standard deviation of an OLH estimate of a rare value with group j's users), at most
+(sigma_j: the standard deviation of the estimate of a value of share threshold from group j: OLH's
+variance plus the group's sampling variance), at most
 ``keep`` of them (the largest). Then an id of frequency >= threshold survives each stage with
 probability >= 1 - beta/G (normal approximation), so all G stages with probability >= 1 - beta
-(union bound), unless more than ``keep`` candidates pass a cut. The last stage reports the ids
-whose estimate is >= threshold.
+(union bound), unless more than ``keep`` candidates pass a cut. The last stage uses the same cut:
+it reports the ids whose estimate is >= threshold - z_(1 - beta/G) sigma (a last cut at the threshold
+itself would find an id of share exactly T only half the time).
 
-:func:`heavy_hitter_threshold` is the threshold this theory gives: (z_(1 - alpha/C) + z_(1 - beta/G))
-sigma, C the most candidates of a stage. At or above it the cut is >= z_(1 - alpha/C) sigma, the
+:func:`heavy_hitter_threshold` is the threshold this theory gives: z_(1 - alpha/C) sigma(0) +
+z_(1 - beta/G) sigma(T), C the most candidates of a stage. At or above it the cut is >= z_(1 - alpha/C)
+sigma(0), the
 significance threshold of Wang, Blocki, Li & Jha (USENIX Security 2017: Bonferroni over C values,
 normal approximation), so a stage keeps no value of frequency 0 with probability >= 1 - alpha, and an id of
 frequency >= the threshold is found with probability >= 1 - beta.
@@ -35,6 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from dplab._calibrate import calibrate
 from dplab._checks import check_beta, check_epsilon, check_positive_int, check_rng
 from dplab.local.frequency_oracles import OptimizedLocalHashing
 
@@ -50,6 +54,8 @@ __all__ = [
 
 #: the first stage estimates at most 2^(FIRST_BITS + step_bits - 1) prefixes (all of them)
 FIRST_BITS = 8
+#: the longest prefix extension per stage: a stage then estimates at most 2^(8 + 10) candidates
+MAX_STEP_BITS = 10
 
 
 class HeavyHitters(NamedTuple):
@@ -71,14 +77,23 @@ def heavy_hitter_stages(domain_bits: int = 32, step_bits: int = 4) -> tuple[int,
     L_0 in [8, 8 + step_bits) (a single stage, the whole domain, when domain_bits < 8 + step_bits)."""
     m = _domain_bits(domain_bits)
     eta = check_positive_int(step_bits, "step_bits")
+    if eta > MAX_STEP_BITS:
+        raise ValueError(f"step_bits must be at most {MAX_STEP_BITS} (a stage estimates up to 2^(8 + "
+                         f"step_bits) candidates), got step_bits={step_bits!r}")
     if m < FIRST_BITS + eta:
         return (m,)
     first = m - eta * ((m - FIRST_BITS) // eta)
     return tuple(range(first, m + 1, eta))
 
 
-def _sigma(epsilon: float, group_size: int) -> float:
-    return math.sqrt(OptimizedLocalHashing(epsilon, 2).variance(group_size))
+def _sigma(epsilon: float, group_size: int, f: float = 0.0, users: int | None = None) -> float:
+    """The standard deviation of an OLH estimate of a value of share f among ``users`` (all of them) from
+    a random group of ``group_size``: OLH's variance at f plus the group's sampling variance
+    f (1 - f) (users - m)/((users - 1) m) (hypergeometric: the value's share within the group varies)."""
+    f = min(f, 1.0)
+    sampling = 0.0 if users is None or users < 2 else (
+        f * (1 - f) * (users - group_size) / ((users - 1) * group_size))
+    return math.sqrt(OptimizedLocalHashing(epsilon, 2).variance(group_size, f) + sampling)
 
 
 def _max_candidates(stages: tuple[int, ...], step_bits: int, keep: int) -> int:
@@ -88,8 +103,10 @@ def _max_candidates(stages: tuple[int, ...], step_bits: int, keep: int) -> int:
 def heavy_hitter_threshold(epsilon: float, n: int, *, domain_bits: int = 32, step_bits: int = 4,
                            keep: int = 64, alpha: float = 0.05, beta: float = 0.05) -> float:
     """The threshold the prefix extension theory gives (module docstring):
-    T = (z_(1 - alpha/C) + z_(1 - beta/G)) sigma, sigma = sqrt(q (1 - q) / (p - q)^2 / (n // G)) the
-    standard deviation of an OLH estimate at f = 0 with a group's users, and
+    T = z_(1 - alpha/C) sigma(0) + z_(1 - beta/G) sigma(T), sigma(f) the standard deviation of the
+    estimate of a value of share f from a random group of n // G users (Wang, Blocki, Li & Jha's OLH
+    variance, its f-term included: at eps = 8 it more than doubles sigma at f = T; plus the group's
+    sampling variance), and
     C = max(2^L_0, keep 2^step_bits) candidates per stage.
     At or above it no value of frequency 0 survives a stage's cut with probability >= 1 - alpha
     (Wang, Blocki, Li & Jha 2017's significance threshold), and an id of frequency >= T is found
@@ -103,8 +120,12 @@ def heavy_hitter_threshold(epsilon: float, n: int, *, domain_bits: int = 32, ste
     if n < groups:
         raise ValueError(f"n must be >= the {groups} groups of the prefix extension, got n={n}")
     c = _max_candidates(stages, step_bits, keep)
-    z = stats.norm.isf(alpha / c) + stats.norm.isf(beta / groups)
-    return float(z * _sigma(eps, n // groups))
+    z_alpha, z_beta = stats.norm.isf(alpha / c), stats.norm.isf(beta / groups)
+    sigma0 = _sigma(eps, n // groups)
+    # T = z_alpha sigma(0) + z_beta sigma(T): sigma grows with the share (OLH's f-term), so T is the root
+    # of an increasing gap (calibrate: Brent's method)
+    return float(calibrate(lambda t: t - z_beta * _sigma(eps, n // groups, t, n), z_alpha * sigma0,
+                           z_alpha * sigma0, 1.0, grow=None))
 
 
 def _items(items: ArrayLike, m: int) -> np.ndarray:
@@ -117,6 +138,17 @@ def _items(items: ArrayLike, m: int) -> np.ndarray:
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"items must be ids in [0, 2^{m}) (domain_bits={m}), got items[{i}]={x[i].item()!r}")
     return x.astype(np.int64, copy=False)
+
+
+def _threshold(threshold: object) -> float:
+    """A share in (0, 1]: a real number, not a string, a boolean or None."""
+    real = isinstance(threshold, (int, float, np.integer, np.floating))
+    if not real or isinstance(threshold, (bool, np.bool_)):
+        raise ValueError(f"threshold must be a share in (0, 1], got threshold={threshold!r}")
+    t = float(threshold)
+    if not (0 < t <= 1):
+        raise ValueError(f"threshold must be a share in (0, 1], got threshold={threshold!r}")
+    return t
 
 
 def heavy_hitters(items: ArrayLike, epsilon: float, *, domain_bits: int = 32, threshold: float,
@@ -132,9 +164,7 @@ def heavy_hitters(items: ArrayLike, epsilon: float, *, domain_bits: int = 32, th
     eps = check_epsilon(epsilon)
     m = _domain_bits(domain_bits)
     x = _items(items, m)
-    t = float(threshold)
-    if not (0 < t <= 1):
-        raise ValueError(f"threshold must be a share in (0, 1], got threshold={threshold!r}")
+    t = _threshold(threshold)
     keep = check_positive_int(keep, "keep")
     beta = check_beta(beta, "beta")
     rng = check_rng(rng)
@@ -150,7 +180,7 @@ def heavy_hitters(items: ArrayLike, epsilon: float, *, domain_bits: int = 32, th
         oracle = OptimizedLocalHashing(eps, 2**length)
         estimates = oracle.frequencies(prefixes, rng, candidates=candidates)
         last = j == groups - 1
-        cut = t if last else t - z * _sigma(eps, members[j].size)
+        cut = t - z * _sigma(eps, members[j].size, t, x.size)
         order = np.argsort(-estimates, kind="stable")
         order = order[estimates[order] >= cut][: None if last else keep]
         if last or order.size == 0:
@@ -185,9 +215,7 @@ def true_heavy_hitters(items: ArrayLike, threshold: float) -> HeavyHitters:
     x = np.asarray(items)
     if x.ndim != 1 or x.size == 0:
         raise ValueError(f"items must be a non-empty 1-d array of ids, got shape {x.shape}")
-    t = float(threshold)
-    if not (0 < t <= 1):
-        raise ValueError(f"threshold must be a share in (0, 1], got threshold={threshold!r}")
+    t = _threshold(threshold)
     ids, counts = np.unique(x, return_counts=True)
     share = counts / x.size
     order = np.argsort(-share, kind="stable")

@@ -32,7 +32,12 @@ def shuffle_max_epsilon0(n: int, delta: float) -> float:
 def shuffle_epsilon(epsilon0: float, n: int, delta: float) -> float:
     """The eps of (eps, delta)-DP for n shuffled eps0-LDP reports (Feldman, McMillan & Talwar 2021,
     Theorem 3.1): ln(1 + (e^eps0 - 1)/(e^eps0 + 1) (8 sqrt(e^eps0 ln(4/delta)/n) + 8 e^eps0/n)).
-    Refuses (ValueError naming the values) eps0 > ln(n / (16 ln(2/delta))), outside the theorem."""
+    Refuses (ValueError naming the values) eps0 > ln(n / (16 ln(2/delta))), outside the theorem. Near that
+    edge with a small eps0 the bound can exceed eps0 (e.g. eps0 = 0.01, n = 235, delta = 1e-6): the
+    shuffled reports are eps0-DP anyway, so this returns min(eps0, bound). OpenDP and Canonne's
+    differentialprivacy.org summary state the theorem in this form; the authors' code
+    (apple/ml-shuffling-amplification) uses a slightly more cautious variant (up to about 11% larger,
+    refusing at ln(4/delta)), so this is the published closed form, not the tightest bound known."""
     eps0 = check_epsilon(epsilon0, "epsilon0")
     n = check_positive_int(n, "n")
     delta = check_delta(delta, allow_zero=False)
@@ -43,4 +48,4 @@ def shuffle_epsilon(epsilon0: float, n: int, delta: float) -> float:
                          f"n={n}, delta={delta!r}")
     e0 = math.exp(eps0)
     amplified = 8 * math.sqrt(e0 * math.log(4 / delta) / n) + 8 * e0 / n
-    return math.log1p((e0 - 1) / (e0 + 1) * amplified)
+    return min(eps0, math.log1p((e0 - 1) / (e0 + 1) * amplified))
