@@ -1,0 +1,1 @@
+"""Lesson 10, the local model (``notebooks/10_local_model.ipynb``)."""
