@@ -12,7 +12,7 @@ import pytest
 from dplab.lab import implement
 from dplab.lab.registry import all_exercises
 
-IMPLEMENT_IDS = ["01.impl", "02.impl", "04.impl", "05.impl", "06.impl", "07.impl", "09.impl"]
+IMPLEMENT_IDS = ["01.impl", "02.impl", "04.impl", "05.impl", "06.impl", "07.impl", "09.impl", "10.impl"]
 
 
 def verdict(exercise_id, fn):
@@ -101,6 +101,12 @@ def _smooth(factor=True, k_max=None):
     return _refusing(fn, at=-1)
 
 
+def _rr(keep):
+    def fn(bit, epsilon, rng):
+        return bit if rng.random() < keep(epsilon) else 1 - bit
+    return _refusing(fn)
+
+
 BUGS = [
     ("01.impl", "scale eps/Delta", _laplace(lambda s, e: e / s), "is the scale Delta/eps"),
     ("01.impl", "Gaussian noise", _laplace(lambda s, e: s / e, noise="gaussian"), "is the noise Laplace"),
@@ -119,6 +125,8 @@ BUGS = [
     ("09.impl", "no e^(-beta k)", _smooth(factor=False), "multiply each A_k by e^(-beta k)"),
     ("09.impl", "local sensitivity", _smooth(k_max=0), "local sensitivity A_0"),
     ("09.impl", "k stops at n/2", _smooth(k_max=2), "is x_(i) low below 1"),
+    ("10.impl", "p and q swapped", _rr(lambda e: 1 / (1 + math.exp(e))), "p and q swapped"),
+    ("10.impl", "a fair coin's survey", _rr(lambda e: 0.75), "a fair coin's survey"),
 ]
 
 

@@ -12,6 +12,9 @@ from dplab import local
 from dplab.lab.exercises import Exercise, Mistake
 from dplab.mechanisms import RandomizedResponse
 
+#: 10.6's users (not a size the notebook prints)
+SHUFFLE_N = 500_000
+
 
 def _reports(yes: int, n: int) -> np.ndarray:
     return np.r_[np.ones(yes, dtype=np.int64), np.zeros(n - yes, dtype=np.int64)]
@@ -128,22 +131,23 @@ EXERCISES = [
     ),
     Exercise(
         "10.6",
-        "n = 1,000,000 users each send a report of randomized response at epsilon0 = 2 through a shuffler. "
+        "n = 500,000 users each send a report of randomized response at epsilon0 = 2 through a shuffler. "
         "By the closed-form bound of Feldman, McMillan & Talwar (2021), what epsilon at delta = 1e-6 does "
         "the shuffled set of reports satisfy?",
-        lambda: local.shuffle_epsilon(2.0, 10**6, 1e-6),
-        "The bound is ln(1 + (e^ε₀ − 1)/(e^ε₀ + 1) · (8 √(e^ε₀ ln(4/δ))/√n + 8 e^ε₀/n)).",
+        lambda: local.shuffle_epsilon(2.0, SHUFFLE_N, 1e-6),
+        "The bound is ln(1 + (e^ε₀ − 1)/(e^ε₀ + 1) · (8 √(e^ε₀ ln(4/δ)/n) + 8 e^ε₀/n)).",
         "e^ε₀ = {e0:.4f}; (e^ε₀ − 1)/(e^ε₀ + 1) = {ratio:.4f}; the bracket is {bracket:.5f}; ε = ln(1 + "
         "{ratio:.4f} · {bracket:.5f}) = {answer:.4f}, from ε₀ = 2.",
         mistakes=(
             Mistake(lambda: 2.0, "that is each report's ε₀; shuffling amplifies it."),
-            Mistake(lambda: math.expm1(local.shuffle_epsilon(2.0, 10**6, 1e-6)),
+            Mistake(lambda: math.expm1(local.shuffle_epsilon(2.0, SHUFFLE_N, 1e-6)),
                     "that is the quantity inside ln(1 + ·); take the logarithm."),
         ),
         sig_figs=3,
         values=lambda: {"e0": math.exp(2), "ratio": math.tanh(1.0),
-                        "bracket": 8 * math.sqrt(math.exp(2) * math.log(4e6)) / 1e3 + 8 * math.exp(2) / 1e6,
-                        "answer": local.shuffle_epsilon(2.0, 10**6, 1e-6)},
+                        "bracket": 8 * math.sqrt(math.exp(2) * math.log(4e6) / SHUFFLE_N)
+                        + 8 * math.exp(2) / SHUFFLE_N,
+                        "answer": local.shuffle_epsilon(2.0, SHUFFLE_N, 1e-6)},
     ),
     Exercise(
         "10.7",

@@ -13,14 +13,14 @@ from dplab.bmi import BMI_CUTOFF, body_mass_index
 from dplab.datasets import load_yrbss
 from dplab.lab.cache import cached
 from dplab.lab.report import ReportRow
-from dplab.simulate import bonferroni_confidence, mean_ci
+from dplab.simulate import bonferroni_confidence, mean_ci, proportion_ci
 
 NOTEBOOK = "10_local_model.ipynb"
 PREFIX = "10"
 SEED = 2040
 #: the notebook's confidence intervals: 10 in section 1 (3 unbiased, 3 variance, 4 of the gap figure),
-#: 5 oracles' variances in section 2, 1 in section 4
-N_INTERVALS = 16
+#: 5 oracles' variances in section 2, 6 in section 3 (recall and false ids at 3 epsilons), 1 in section 4
+N_INTERVALS = 22
 LEVEL = bonferroni_confidence(N_INTERVALS, family_error=0.01)  #: each interval's level (1% for all)
 
 # --- 1. randomized response on "BMI >= 25" --------------------------------------------------------
@@ -120,6 +120,37 @@ def grr_crossing(epsilon: float) -> int:
                 < local.frequency_oracle_variance("grr", epsilon, d, 1))
 
 
+# --- 3. heavy hitters over 2^32 ids (synthetic) -------------------------------------------------------
+#: synthetic ids: Zipf ranks with this exponent scattered over 2^32 ids (dplab.local.zipf_items), seeded
+HH_N, HH_EXPONENT, HH_BITS = 100_000, 1.5, 32
+HH_EPSILONS = (1.0, 2.0, 4.0, 8.0)
+HH_RUNS = 10
+#: the protocol's failure probabilities: a frequency-0 id reported (alpha), a heavy id missed (beta)
+HH_ALPHA = HH_BETA = 0.05
+
+
+@cached(maxsize=1)
+def hh_items(seed: int = SEED) -> np.ndarray:
+    """HH_N synthetic users' ids (labelled synthetic: no one's data)."""
+    rng = np.random.default_rng([seed, 31])
+    return local.zipf_items(HH_N, exponent=HH_EXPONENT, domain_bits=HH_BITS, rng=rng)
+
+
+@cached(maxsize=8)
+def hh_runs(epsilon: float, seed: int = SEED) -> np.ndarray:
+    """HH_RUNS runs of dplab.local.heavy_hitters at the theory's threshold: per run (precision, recall,
+    found ids of true frequency 0)."""
+    items, rng = hh_items(seed), np.random.default_rng([seed, 37, round(epsilon * 100)])
+    threshold = local.heavy_hitter_threshold(epsilon, HH_N, alpha=HH_ALPHA, beta=HH_BETA)
+    present = set(np.unique(items).tolist())
+    out = []
+    for _ in range(HH_RUNS):
+        found = local.heavy_hitters(items, epsilon, threshold=threshold, rng=rng, beta=HH_BETA).ids
+        out.append((*local.heavy_hitter_precision_recall(found, items, threshold),
+                    sum(i not in present for i in found.tolist())))
+    return np.array(out, dtype=float)
+
+
 # --- 4. shuffling -----------------------------------------------------------------------------------
 SHUFFLE_DELTA = 1e-6
 SHUFFLE_EPSILON0S = (0.5, 1.0, 2.0, 3.0, 4.0)
@@ -182,4 +213,16 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         f"ε = ln 3, d = {LOSS_D}, every output enumerated",
         0.0, "exact", value=max(exact_loss_gaps().values()),
         catches="local.sue_p_full_epsilon, local.oue_q_half_epsilon: 1.5ε or ε/2 spent"))
+    for eps in HH_EPSILONS[:3]:
+        runs = hh_runs(eps, seed)
+        where = f"ε = {eps:g}, {HH_N} synthetic users (Zipf {HH_EXPONENT:g}) over 2^32 ids; {HH_RUNS} runs"
+        rows += [
+            ReportRow(f"10.hh_recall_{eps:g}", "heavy hitters (prefix extension): the mean recall at the "
+                      "theory's threshold is ≥ 1 − β (one-sided)", "Gaboardi17", where, 1 - HH_BETA, ">=",
+                      interval=lambda c, runs=runs: mean_ci(runs[:, 1], c),
+                      catches="local.pem_prefix_shift: prefixes cut from the wrong end"),
+            ReportRow(f"10.hh_false_{eps:g}", "heavy hitters: runs reporting an id nobody holds ≤ α "
+                      "(one-sided)", "Gaboardi17", where, HH_ALPHA, "<=",
+                      interval=lambda c, runs=runs: proportion_ci(np.sum(runs[:, 2] > 0), HH_RUNS, c),
+                      catches="local.pem_threshold_all_users: σ of all n users, not of a group")]
     return rows

@@ -118,6 +118,31 @@ def figure_shuffle():
     return fig
 
 
+def figure_heavy_hitters():
+    """The synthetic ids' true shares and the theory's threshold at each eps (left); precision and recall
+    of dplab.local.heavy_hitters at that threshold against eps (right)."""
+    fig, (ax, ax_r) = new_figure(2, width=4.6, height=3.8)
+    items = lesson.hh_items()
+    top = local.true_heavy_hitters(items, 1 / lesson.HH_N).frequencies[:60]
+    ax.bar(np.arange(1, top.size + 1), top, color="0.6", label="true share of the k-th commonest id")
+    for eps, color in zip(lesson.HH_EPSILONS, (PALETTE[5], PALETTE[0], PALETTE[2], PALETTE[4]), strict=True):
+        t = local.heavy_hitter_threshold(eps, lesson.HH_N, alpha=lesson.HH_ALPHA, beta=lesson.HH_BETA)
+        ax.axhline(t, color=color, lw=1.2, label=f"threshold at ε = {eps:g}: {t:.4f}")
+    ax.set(yscale="log", xlabel="rank k", ylabel="share of the users",
+           title=f"{lesson.HH_N:,} synthetic users, Zipf {lesson.HH_EXPONENT:g}, 2³² ids")
+    ax.legend(fontsize=7, loc="upper right")
+    for column, name, color, shift in ((0, "precision", PALETTE[3], -0.03), (1, "recall", PALETTE[0], 0.03)):
+        cis = [mean_ci(lesson.hh_runs(eps)[:, column], lesson.LEVEL) for eps in lesson.HH_EPSILONS]
+        errorbar_ci(ax_r, np.log2(lesson.HH_EPSILONS) + shift, cis, fmt="o-", ms=4, color=color,
+                    label=f"{name}, mean of {lesson.HH_RUNS} runs ({lesson.LEVEL:.2%} CI)")
+    ax_r.axhline(1 - lesson.HH_BETA, color="0.5", ls=":", lw=1, label="1 − β: the recall the theory promises")
+    ax_r.set(xticks=np.log2(lesson.HH_EPSILONS), xticklabels=[f"{e:g}" for e in lesson.HH_EPSILONS],
+             ylim=(0.5, 1.05), xlabel="ε", ylabel="share", title="prefix extension at the theory's threshold")
+    ax_r.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
 # --- the oracle panel: eps, d, n, oracle --------------------------------------------------------------
 PANEL_NS = (1_000, 10_000, 100_000, 1_000_000)
 PANEL_DS = (2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096, 2**16)
@@ -177,6 +202,7 @@ ORACLE_PANEL = w.ViewPanel(OracleView, lambda: {
 
 def figures() -> dict[str, object]:
     return {"10_randomized_response": figure_randomized_response(), "10_oracles": figure_oracles(),
+            "10_heavy_hitters": figure_heavy_hitters(),
             "10_shuffle": figure_shuffle(), "10_oracle_panel": ORACLE_PANEL.figure()}
 
 
