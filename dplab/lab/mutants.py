@@ -75,82 +75,6 @@ def all_mutants() -> tuple[Mutant, ...]:
     return tuple(out)
 
 
-_RR = "dplab/local/randomized_response.py"
-_FO = "dplab/local/frequency_oracles.py"
-_PEM = "dplab/local/prefix_extension.py"
-_SHUFFLE = "dplab/local/shuffle.py"
-#: the local model's library (dplab/local/, tests/local/); notebook 10's lesson takes them over
-LOCAL_MUTANTS = (
-    Mutant("local.rr_estimate_biased", _RR, "    return float((r.mean() - q) / (p - q))",
-           "    return float((r.mean() - q) / p)",
-           "randomized response debiased by 1/p instead of 1/(p - q)"),
-    Mutant("local.rr_variance_unsquared", _RR, "q * (1 - q) / (p - q) ** 2 / n",
-           "q * (1 - q) / (p - q) / n", "the variance of the share divided by (p - q), not (p - q)^2"),
-    Mutant("local.count_rmse_sqrt_n", _RR,
-           "    return as_result(n * np.sqrt(np.asarray(rr_variance(0.0, epsilon, n))))",
-           "    return as_result(np.sqrt(n) * np.sqrt(np.asarray(rr_variance(0.0, epsilon, n))))",
-           "the count's error scaled by sqrt(n) instead of n (share and count confused)"),
-    Mutant("local.pure_variance_f_term", _FO, "f * (1 - p - q) / (p - q)) / n",
-           "f * (1 - p - q) / (p - q) ** 2) / n",
-           "the frequency term of Wang et al.'s variance over (p - q)^2"),
-    Mutant("local.sue_full_epsilon_sampler", _FO,
-           "        return np.asarray(RandomizedResponse(self.epsilon / 2).sample(onehot, rng)).astype(bool)",
-           "        return np.asarray(RandomizedResponse(self.epsilon).sample(onehot, rng)).astype(bool)",
-           "basic RAPPOR's bits flipped at eps instead of eps/2 (two bits differ between neighbours)"),
-    Mutant("local.sue_full_epsilon_p", _FO, "        return RandomizedResponse(self.epsilon / 2).keep\n",
-           "        return RandomizedResponse(self.epsilon).keep\n", "SUE's p at eps instead of eps/2"),
-    Mutant("local.ue_hot_bit_q", _FO, "        hot = u[rows, v] < self.p\n",
-           "        hot = u[rows, v] < self.q\n",
-           "unary encoding's own bit reported with probability q"),
-    Mutant("local.oue_q_half_epsilon", _FO, "        return RandomizedResponse(self.epsilon).flip\n",
-           "        return RandomizedResponse(self.epsilon / 2).flip\n", "OUE's q taken from SUE's eps/2"),
-    Mutant("local.olh_g_floor", _FO, "math.floor(math.exp(eps) + 1.5)", "math.floor(math.exp(eps) + 1)",
-           "OLH's g = e^eps + 1 rounded down instead of to the nearest integer"),
-    Mutant("local.olh_q_is_rr_flip", _FO, "        return 1 / self.g\n",
-           "        return self.mechanism.flip\n",
-           "OLH's q taken as k-RR's 1/(e^eps + g - 1) instead of 1/g (a hash collision has probability 1/g)"),
-    Mutant("local.olh_hash_not_pairwise", _FO, "        h = a * x\n", "        h = a + x\n",
-           "a hash that only adds the key: neighbouring values land in the same bucket"),
-    Mutant("local.hadamard_no_toggle", _FO, "        return np.where(odd == inside, y ^ (row & -row), y)",
-           "        return np.where(odd == inside, y ^ row, y)",
-           "Hadamard response toggles the whole row index, not one bit of it (parity kept when it has two)"),
-    Mutant("local.hadamard_row_off_by_one", _FO, "        return (y.size + transform[1:self.d + 1]) / 2",
-           "        return (y.size + transform[:self.d]) / 2", "value v read from Hadamard row v, not v + 1"),
-    Mutant("local.chunk_drops_user", _FO,
-           "            counts += self.support_counts(self.sample(v[start:start + step], rng))",
-           "            counts += self.support_counts(self.sample(v[start:start + step - 1], rng))",
-           "a chunk boundary that drops one user per chunk"),
-    Mutant("local.crn_own_value_q", _FO, "(own < self.p).astype(float) - (own < self.q)",
-           "(own < self.p).astype(float)",
-           "the common-random-number counts count a holder's own value twice"),
-    Mutant("local.grr_wins_bound", _FO, "    return as_result(3 * np.exp(",
-           "    return as_result(2 * np.exp(",
-           "k-RR said to win below 2 e^eps + 2"),
-    Mutant("local.pem_keeps_the_smallest", _PEM, "        order = np.argsort(-estimates, kind=\"stable\")",
-           "        order = np.argsort(estimates, kind=\"stable\")",
-           "the prefix extension keeps the least frequent candidates"),
-    Mutant("local.pem_last_cut_at_threshold", _PEM,
-           "        cut = t - z * _sigma(eps, members[j].size, t, x.size)",
-           "        cut = t if last else t - z * _sigma(eps, members[j].size, t, x.size)",
-           "the last stage cuts at the threshold itself: an id of share T found half the time"),
-    Mutant("local.pem_sigma_at_zero", _PEM, "_sigma(eps, members[j].size, t, x.size)",
-           "_sigma(eps, members[j].size)", "the cut's margin from the variance at f = 0, without the f-term "
-           "and the group's sampling variance"),
-    Mutant("local.pem_cut_above_threshold", _PEM, "        cut = t - z * _sigma(",
-           "        cut = t + z * _sigma(",
-           "a stage's cut above the threshold: heavy prefixes lost on the way"),
-    Mutant("local.pem_threshold_all_users", _PEM, "    return float(z * _sigma(eps, n // groups))",
-           "    return float(z * _sigma(eps, n))", "the threshold's sigma from all n users, not one group's"),
-    Mutant("local.shuffle_no_tanh", _SHUFFLE, "    return math.log1p((e0 - 1) / (e0 + 1) * amplified)",
-           "    return math.log1p(amplified)",
-           "the shuffle bound without its (e^eps0 - 1)/(e^eps0 + 1) factor"),
-    Mutant("local.shuffle_sqrt_missing", _SHUFFLE, "8 * math.sqrt(e0 * math.log(4 / delta) / n)",
-           "8 * math.sqrt(e0 * math.log(4 / delta)) / n", "the shuffle bound's sqrt(n) taken as n"),
-    Mutant("local.shuffle_condition_log4", _SHUFFLE, "    return math.log(n / (16 * math.log(2 / delta)))",
-           "    return math.log(n / (16 * math.log(4 / delta)))", "the theorem's condition with ln(4/delta)"),
-)
-
-
 _EXERCISES = "dplab/lab/exercises.py"
 _COURSE = "dplab/lab/course.py"
 _IMPLEMENT = "dplab/lab/implement.py"
@@ -235,7 +159,6 @@ LAB_MUTANTS = (
     Mutant("implement.too_many_releases", _IMPLEMENT, "    if n > MAX_RELEASES:\n",
            "    if n > 10 * MAX_RELEASES:\n",
            "a check that draws more than 20,000 releases (over 10 s on a slow function)"),
-    *LOCAL_MUTANTS,
 )
 
 

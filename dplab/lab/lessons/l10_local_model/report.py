@@ -100,9 +100,9 @@ def oracle_total_variance(name: str, epsilon: float = ORACLE_EPSILON) -> float:
 #: the bug each oracle's variance row is there to catch (mutants.py)
 ORACLE_MUTANTS = {
     "grr": dict(catches="local.grr_q_uniform: k-RR's q as 1/d"),
-    "sue": dict(catches="local.sue_sample_full_epsilon, local.sue_p_full_epsilon: SUE's bits at ε, not ε/2"),
+    "sue": dict(catches="local.sue_full_epsilon_sampler, local.sue_full_epsilon_p: SUE's bits at ε, not ε/2"),
     "oue": dict(catches="local.ue_hot_bit_q: the user's own bit kept with probability q"),
-    "olh": dict(catches="local.olh_q_as_rr: OLH's q as k-RR's, not 1/g"),
+    "olh": dict(catches="local.olh_q_is_rr_flip: OLH's q as k-RR's, not 1/g"),
     "hadamard": dict(catches="local.hadamard_q_one_over_k: Hadamard's q as 1/K"),
 }
 #: the small domain on which every oracle's outputs are enumerated for its exact privacy loss
@@ -180,12 +180,12 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
             ReportRow(f"10.rr_unbiased_{eps:.3g}", "randomized response: the server's estimate of the share "
                       "is unbiased", "Gaboardi17", f"ε = {eps:.3g}, BMI ≥ 25, n = {n}; {RR_TRIALS} runs",
                       share, "=", interval=lambda c, est=est: mean_ci(est, c),
-                      catches="local.rr_estimate_no_debias: the share of yes reports taken as the estimate"),
+                      catches="local.rr_estimate_biased: debiased by 1/p, not 1/(p − q)"),
             ReportRow(f"10.rr_variance_{eps:.3g}", "randomized response: Var = p(1 − p)/(n (2p − 1)²), p = "
                       "e^ε/(1 + e^ε)", "Gaboardi17", f"ε = {eps:.3g}, n = {n}; {RR_TRIALS} runs",
                       float(local.rr_variance(share, eps, n)), "=",
                       interval=lambda c, est=est: mean_ci((est - share) ** 2, c),
-                      catches="local.rr_variance_no_square: (2p − 1) not squared")]
+                      catches="local.rr_variance_unsquared: (2p − 1) not squared")]
     for m in GAP_NS[:-1]:
         est, truth = rr_estimates(RR_EPSILON, m, GAP_TRIALS, seed), float(overweight()[:m].mean())
         rows.append(ReportRow(
@@ -193,7 +193,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
             "central 2/ε²", "Gaboardi17", f"ε = ln 3, the first {m} students; {GAP_TRIALS} runs",
             float(local.local_count_rmse(RR_EPSILON, m)) ** 2, "=",
             interval=lambda c, est=est, m=m, truth=truth: mean_ci((m * (est - truth)) ** 2, c),
-            catches="local.rr_variance_no_square: (2p − 1) not squared"))
+            catches="local.rr_variance_unsquared, local.count_rmse_sqrt_n: (2p − 1) not squared; √n for n"))
     for name, named in ORACLE_MUTANTS.items():
         errors = oracle_squared_errors(name, seed=seed)
         rows.append(ReportRow(
@@ -212,7 +212,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         "probabilities) is ε: the largest |loss − ε|", "—",
         f"ε = ln 3, d = {LOSS_D}, every output enumerated",
         0.0, "exact", value=max(exact_loss_gaps().values()),
-        catches="local.sue_p_full_epsilon, local.oue_q_half_epsilon: 1.5ε or ε/2 spent"))
+        catches="local.sue_full_epsilon_p, local.oue_q_half_epsilon: 1.5ε or ε/2 spent"))
     for eps in HH_EPSILONS[:3]:
         runs = hh_runs(eps, seed)
         where = f"ε = {eps:g}, {HH_N} synthetic users (Zipf {HH_EXPONENT:g}) over 2^32 ids; {HH_RUNS} runs"
