@@ -147,6 +147,8 @@ def figure_heavy_hitters():
 PANEL_NS = (1_000, 10_000, 100_000, 1_000_000)
 PANEL_DS = (2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096, 2**16)
 PANEL_TRIALS, PANEL_F = 400, 0.05
+#: the panel's d axis: 31 points, 2 to 2^16 (each point is one oracle object per oracle: a drag stays fast)
+PANEL_GRID = np.round(2 ** np.arange(1, 16.01, 0.5)).astype(int)
 
 
 class OracleView:
@@ -158,12 +160,12 @@ class OracleView:
         self.fig, (ax,) = new_figure(1, width=6.4, height=4.0)
         self.ax, self.lines = ax, {}
         for name in lesson.ORACLES:
-            (self.lines[name],) = ax.plot(DS, DS * 0.0 + 1, color=ORACLE_COLORS[name], lw=1.2,
+            (self.lines[name],) = ax.plot(PANEL_GRID, PANEL_GRID * 0.0 + 1, color=ORACLE_COLORS[name], lw=1.2,
                                           label=lesson.ORACLE_NAMES[name])
         self.cross = ax.axvline(10, color="0.5", ls=":", lw=1, label="3e^ε + 2: k-RR wins left of it")
         self.here = here_marker(ax, 10, 0.1, f"simulated ({PANEL_TRIALS} runs)")
         self.text = ax.text(0.98, 0.03, "", transform=ax.transAxes, fontsize=8, ha="right")
-        ax.set(xscale="log", yscale="log", xlim=(2, 2**16), ylim=(0.01, 1e4), xlabel="d values",
+        ax.set(xscale="log", yscale="log", xlim=(2, 2**16), ylim=(0.01, 5e3), xlabel="d values",
                ylabel=f"√n × sd of an estimated frequency (f = {PANEL_F:g})",
                title="frequency oracles: error against the domain size")
         ax.legend(fontsize=7, loc="upper left")
@@ -173,7 +175,7 @@ class OracleView:
     def update(self, values: dict, seed: int) -> str:
         eps, d, n, name = float(values["epsilon"]), int(values["d"]), int(values["n"]), str(values["oracle"])
         for k, line in self.lines.items():  # n sd^2 does not depend on n
-            line.set(ydata=np.sqrt([local.frequency_oracle_variance(k, eps, int(x), 1, PANEL_F) for x in DS]),
+            line.set(ydata=np.sqrt([local.ORACLES[k](eps, int(x)).variance(1, PANEL_F) for x in PANEL_GRID]),
                      lw=2.6 if k == name else 1.0)
         cross = 3 * math.exp(eps) + 2
         self.cross.set_xdata([cross, cross])
