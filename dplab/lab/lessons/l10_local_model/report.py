@@ -178,11 +178,11 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
         est = rr_estimates(eps, seed=seed)
         rows += [
             ReportRow(f"10.rr_unbiased_{eps:.3g}", "randomized response: the server's estimate of the share "
-                      "is unbiased", "Gaboardi17", f"ε = {eps:.3g}, BMI ≥ 25, n = {n}; {RR_TRIALS} runs",
+                      "is unbiased", "Gaboardi17", f"ε = {eps:.4g}, BMI ≥ 25, n = {n}; {RR_TRIALS} runs",
                       share, "=", interval=lambda c, est=est: mean_ci(est, c),
                       catches="local.rr_estimate_biased: debiased by 1/p, not 1/(p − q)"),
             ReportRow(f"10.rr_variance_{eps:.3g}", "randomized response: Var = p(1 − p)/(n (2p − 1)²), p = "
-                      "e^ε/(1 + e^ε)", "Gaboardi17", f"ε = {eps:.3g}, n = {n}; {RR_TRIALS} runs",
+                      "e^ε/(1 + e^ε)", "Gaboardi17", f"ε = {eps:.4g}, n = {n}; {RR_TRIALS} runs",
                       float(local.rr_variance(share, eps, n)), "=",
                       interval=lambda c, est=est: mean_ci((est - share) ** 2, c),
                       catches="local.rr_variance_unsquared: (2p − 1) not squared")]
