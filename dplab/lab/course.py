@@ -30,7 +30,7 @@ from pathlib import Path
 
 from dplab.lab.exercises import VERDICTS
 from dplab.lab.paths import notebooks_dir
-from dplab.lab.registry import all_exercises
+from dplab.lab.registry import all_exercises, notebook_prefix
 
 __all__ = ["GradeRow", "assignment_notebook", "grade", "grade_notebook", "notebook_number",
            "reset_answers", "reset_implement", "write_assignment"]
@@ -153,7 +153,7 @@ def assignment_notebook(nb: dict, number: str) -> dict:
 def write_assignment(number: str, out_dir: str | Path = ".") -> Path:
     """Write ``NN_<stem>.assignment.ipynb`` for notebook ``number`` ("01" or "1") into ``out_dir``;
     ValueError naming the notebooks when there is no such notebook."""
-    number = str(number).zfill(2)
+    number = notebook_prefix(number)
     found = sorted(notebooks_dir().glob(f"{number}_*.ipynb"))
     if not found:
         names = sorted(p.stem[:2] for p in notebooks_dir().glob("[0-9][0-9]_*.ipynb"))

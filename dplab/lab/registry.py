@@ -24,9 +24,9 @@ from dplab.lab import lessons
 from dplab.lab.exercises import Exercise, Verdict
 from dplab.lab.report import ReportRow, evaluate_rows
 
-__all__ = ["RECORDED", "all_exercises", "all_report_rows", "answer_key", "check", "progress", "solution",
-           "lesson_bench", "lesson_exercises",
-           "lesson_mutants", "lesson_names", "lesson_panels", "lesson_reports", "lesson_views"]
+__all__ = ["RECORDED", "RIGHT_ONCE", "all_exercises", "all_report_rows", "answer_key", "check",
+           "lesson_bench", "lesson_exercises", "lesson_mutants", "lesson_names", "lesson_panels",
+           "lesson_reports", "lesson_views", "notebook_prefix", "progress", "solution"]
 
 
 def lesson_names() -> list[str]:
@@ -98,11 +98,17 @@ RECORDED: dict[str, Verdict] = {}
 RIGHT_ONCE: set[str] = set()
 
 
+def notebook_prefix(notebook: object) -> str:
+    """A notebook's two-digit number as exercise ids and file names carry it: 4, "4" and "04" -> "04"."""
+    return str(notebook).zfill(2) if isinstance(notebook, (str, int)) else ""
+
+
 def _notebook_ids(exercise_id: object) -> str:
     """One line naming the ids a student can use: the notebook's own when its number is recognisable."""
     exercises = all_exercises()
     notebooks = sorted({i.split(".")[0] for i in exercises})
-    prefix = str(exercise_id).split(".")[0].zfill(2) if isinstance(exercise_id, (str, int, float)) else ""
+    number = str(exercise_id).split(".")[0] if isinstance(exercise_id, (str, int, float)) else None
+    prefix = notebook_prefix(number)
     if prefix in notebooks:
         ids = [i for i in exercises if i.startswith(prefix + ".")]
         return f"there is no exercise {exercise_id!r}; notebook {prefix}'s are {', '.join(ids)}"
@@ -146,10 +152,10 @@ def progress(notebook: str | None = None) -> None:
     notebook with at least one answer checked."""
     exercises = all_exercises()
     numbers = sorted({i.split(".")[0] for i in exercises})
-    if notebook is not None and str(notebook).zfill(2) not in numbers:
+    if notebook is not None and notebook_prefix(notebook) not in numbers:
         print(f"there is no notebook {notebook!r}; the notebooks are {', '.join(numbers)}.")
         return
-    chosen = [str(notebook).zfill(2)] if notebook is not None else sorted(
+    chosen = [notebook_prefix(notebook)] if notebook is not None else sorted(
         {i.split(".")[0] for i in RECORDED})
     if not chosen:
         print("no answer checked yet in this kernel: run a notebook's exercise cell first.")
@@ -170,10 +176,9 @@ def answer_key(notebook: str | None = None) -> str:
     exercises = list(all_exercises().values())
     if notebook is not None:
         numbers = sorted({ex.id.split(".")[0] for ex in exercises})
-        notebook = notebook.zfill(2) if notebook.isdigit() else notebook
-        if notebook not in numbers:
+        if notebook_prefix(notebook) not in numbers:
             raise ValueError(f"notebook must be one of {numbers}, got notebook={notebook!r}")
-        exercises = [ex for ex in exercises if ex.id.split(".")[0] == notebook]
+        exercises = [ex for ex in exercises if ex.id.split(".")[0] == notebook_prefix(notebook)]
     return "\n".join(_key_entry(ex) for ex in exercises)
 
 

@@ -71,4 +71,8 @@ MUTANTS = (
            "check_sensitivity(sensitivity, array_ok=True) / check_epsilon(epsilon, array_ok=True))",
            "check_sensitivity(sensitivity, array_ok=True) / check_epsilon(epsilon, array_ok=True) ** 2)",
            "the Laplace scale Delta/eps^2 for Delta/eps (MSE, MAE and tail all built on it)"),
+    Mutant("implement.sensitivity_one", "dplab/lab/lessons/l01_laplace_vs_gaussian/implement.py",
+           "VALUE, NEIGHBOUR, SENSITIVITY, EPSILON = 10.0, 12.0, 2.0, 0.5",
+           "VALUE, NEIGHBOUR, SENSITIVITY, EPSILON = 10.0, 11.0, 1.0, 0.5",
+           "01.impl checked at sensitivity 1 only: a function that ignores its sensitivity passes"),
 )
