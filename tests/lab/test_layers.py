@@ -25,10 +25,12 @@ LAYERS = {
     "dplab.sparse_vector": 3, "dplab.net_mechanism": 3, "dplab.reconstruction": 3,
     "dplab.hadamard_attack": 3,
     "dplab.accuracy_first": 3, "dplab.smooth_sensitivity": 3,
-    "dplab.local": 3,
+    "dplab.local": 3, "dplab.query_release": 3,
     # DAWA's preset comparison and privacy audit summarise simulations (dplab.simulate's intervals)
     "dplab.range_queries.dawa_presets": 4, "dplab.range_queries.dawa_privacy": 4,
     "dplab.simulate": 4, "dplab.audit": 4, "dplab.attacks": 4,
+    # DP-SGD's membership attack reuses the attackers' ROC machinery
+    "dplab.learning": 4,
 }
 FACADES = {"dplab", "dplab.__main__"}  # may reach the lab: the flat API's lazy check, the CLI
 GUI = ("matplotlib", "ipywidgets", "IPython", "PIL")
