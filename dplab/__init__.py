@@ -8,7 +8,7 @@ composition theorems, the neighbour relation, the calibration routine), ``dplab.
 ``dplab.inference``, ``dplab.datasets``, the lectures' topics (``dplab.bmi``,
 ``dplab.means``, ``dplab.contingency``, ``dplab.range_queries``, ``dplab.sparse_vector``,
 ``dplab.net_mechanism``, ``dplab.reconstruction``, ``dplab.hadamard_attack``,
-``dplab.accuracy_first``, ``dplab.local``) and the
+``dplab.accuracy_first``, ``dplab.local``, ``dplab.query_release``, ``dplab.learning``) and the
 experiment harness (``dplab.simulate``, ``dplab.audit``, ``dplab.attacks``).
 
 The flat ``dplab.NAME`` is a curated core of what the first notebooks type
@@ -43,9 +43,11 @@ NAMESPACES = (
     "accuracy_first",
     "smooth_sensitivity",
     "local",
+    "query_release",
     "simulate",
     "audit",
     "attacks",
+    "learning",
 )
 _modules = {name: import_module(f"dplab.{name}") for name in NAMESPACES}
 
