@@ -155,8 +155,8 @@ def uses_rng(args: Sequence[object], kind: str | int = "number") -> Callable[[Ca
                 for rng in (np.random.default_rng(SEED), np.random.default_rng(SEED)))
         if not np.array_equal(a, b):
             raise Wrong(f"{RNG_CHECK_CALLS} calls with each of two Generators of one seed released "
-                        f"{_first(a)} and {_first(b)}: draw "
-                        "every noise from the rng your function is given (rng.laplace(...)), not np.random")
+                        f"{_first(a)} and {_first(b)}: draw every noise from the rng your "
+                        "function is given (rng.random(...), rng.laplace(...), ...), not np.random")
         return "draws from its rng"
     return check
 

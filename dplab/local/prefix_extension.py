@@ -2,7 +2,7 @@
 users when the ids come from a domain far too large to enumerate (2^32), so a frequency oracle
 cannot simply estimate every id.
 
-The protocol built here is the prefix extension method (PEM) of Wang, Li & Jha et al.,
+The protocol built here is the prefix extension method (PEM) of Wang, Li & Jha,
 "Locally Differentially Private Heavy Hitter Identification" (IEEE TDSC 2019; arXiv:1708.06674):
 the users are split at random into G groups; group j reports, by OLH
 (:class:`~dplab.local.frequency_oracles.OptimizedLocalHashing`) at the full eps (each user reports
@@ -105,7 +105,7 @@ def heavy_hitter_threshold(epsilon: float, n: int, *, domain_bits: int = 32, ste
     """The threshold the prefix extension theory gives (module docstring):
     T = z_(1 - alpha/C) sigma(0) + z_(1 - beta/G) sigma(T), sigma(f) the standard deviation of the
     estimate of a value of share f from a random group of n // G users (Wang, Blocki, Li & Jha's OLH
-    variance, its f-term included: at eps = 8 it more than doubles sigma at f = T; plus the group's
+    variance, its f-term included: at eps = 8 it about triples the variance at f = T; plus the group's
     sampling variance), and
     C = max(2^L_0, keep 2^step_bits) candidates per stage.
     At or above it no value of frequency 0 survives a stage's cut with probability >= 1 - alpha
@@ -155,7 +155,7 @@ def heavy_hitters(items: ArrayLike, epsilon: float, *, domain_bits: int = 32, th
                   rng: np.random.Generator | int | None = None, step_bits: int = 4, keep: int = 64,
                   beta: float = 0.05) -> HeavyHitters:
     """The ids of ``items`` (one per user, in [0, 2^domain_bits)) whose share is estimated >= ``threshold``,
-    found by the prefix extension method (Wang, Li, Jha et al., IEEE TDSC 2019) with OLH at eps:
+    found by the prefix extension method (Wang, Li & Jha, IEEE TDSC 2019) with OLH at eps:
     each user reports once (one group, one prefix), so the protocol is eps-LDP. Candidates per stage:
     at most max(2^L_0, keep 2^step_bits); a stage keeps those with estimate >= threshold -
     z_(1 - beta/G) sigma_j, at most ``keep``; see the module docstring and :func:`heavy_hitter_threshold`.

@@ -89,6 +89,9 @@ EXERCISES = [
         "Local: √(n e^ε)/(e^ε − 1) = {local:.1f}; central: √2/ε = {central:.4f}; ratio {answer:.1f}.",
         mistakes=(
             Mistake(lambda: 1000.0, "√n is only the order of the gap; compute both errors at ε = 1."),
+            Mistake(lambda: local.local_count_rmse(1.0, 10**6),
+                    "Laplace noise of scale b has standard deviation √2 b, not b: the central error is "
+                    "√2/ε."),
             Mistake(lambda: local.local_central_gap(1.0, 10**6) ** 2,
                     "that is the ratio of the mean squared errors; the question asks for the errors' ratio."),
         ),

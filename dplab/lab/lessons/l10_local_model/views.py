@@ -16,6 +16,8 @@ from dplab.simulate import mean_ci
 
 ORACLE_COLORS = dict(zip(lesson.ORACLES, (PALETTE[0], PALETTE[1], PALETTE[2], PALETTE[3], PALETTE[4]),
                          strict=True))
+#: OUE dashed: OLH at its optimal g matches OUE's variance, and its line would hide OUE's
+ORACLE_STYLES = {name: "--" if name == "oue" else "-" for name in lesson.ORACLES}
 #: the d axis of the oracle plots, and the n axis of the gap plot
 DS, NS = np.unique(np.geomspace(2, 2**16, 120).round().astype(int)), np.geomspace(50, 1e7, 200)
 
@@ -74,7 +76,8 @@ def figure_oracles():
     for ax, eps in zip(axes, (lesson.ORACLE_EPSILON, 4.0), strict=True):
         for name in lesson.ORACLES:
             sd = [math.sqrt(local.frequency_oracle_variance(name, eps, int(d), n)) for d in DS]
-            ax.plot(DS, sd, color=ORACLE_COLORS[name], lw=1.5, label=lesson.ORACLE_NAMES[name])
+            ax.plot(DS, sd, color=ORACLE_COLORS[name], lw=1.5, ls=ORACLE_STYLES[name],
+                    label=lesson.ORACLE_NAMES[name])
         cross = 3 * math.exp(eps) + 2
         ax.axvline(cross, color="0.5", ls=":", lw=1, label=f"3e^ε + 2 = {cross:.1f}")
         ax.set(xscale="log", yscale="log", xlabel="d values", ylabel="sd of an estimated frequency (f = 0)",
@@ -84,7 +87,8 @@ def figure_oracles():
     for name in lesson.ORACLES:  # the simulated per-value sd at the heights' d: sqrt(total / d)
         ci = mean_ci(lesson.oracle_squared_errors(name) / d0, lesson.LEVEL)
         errorbar_ci(ax, [d0], [_root(ci)], fmt="o", ms=4, color=ORACLE_COLORS[name])
-    ax.plot([], [], "o", ms=4, color="0.3", label=f"simulated, {d0} heights (root mean over values)")
+    ax.plot([], [], "o", ms=4, color="0.3",
+            label=f"simulated, {d0} heights at their true shares (root mean over values)")
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
@@ -137,7 +141,7 @@ def figure_heavy_hitters():
                     label=f"{name}, mean of {lesson.HH_RUNS} runs ({lesson.LEVEL:.2%} CI)")
     ax_r.axhline(1 - lesson.HH_BETA, color="0.5", ls=":", lw=1, label="1 − β: the recall the theory promises")
     ax_r.set(xticks=np.log2(lesson.HH_EPSILONS), xticklabels=[f"{e:g}" for e in lesson.HH_EPSILONS],
-             ylim=(0.5, 1.05), xlabel="ε", ylabel="share", title="prefix extension at the theory's threshold")
+             ylim=(0.3, 1.05), xlabel="ε", ylabel="share", title="prefix extension at the theory's threshold")
     ax_r.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     return fig
@@ -161,6 +165,7 @@ class OracleView:
         self.ax, self.lines = ax, {}
         for name in lesson.ORACLES:
             (self.lines[name],) = ax.plot(PANEL_GRID, PANEL_GRID * 0.0 + 1, color=ORACLE_COLORS[name], lw=1.2,
+                                          ls=ORACLE_STYLES[name],
                                           label=lesson.ORACLE_NAMES[name])
         self.cross = ax.axvline(10, color="0.5", ls=":", lw=1, label="3e^ε + 2: k-RR wins left of it")
         self.here = here_marker(ax, 10, 0.1, f"simulated ({PANEL_TRIALS} runs)")
