@@ -159,7 +159,10 @@ def yrbss_thresholds(bits: int = 16) -> tuple[np.ndarray, np.ndarray]:
     bins of :data:`YRBSS_HEIGHT_RANGE` (:data:`YRBSS_WEIGHT_RANGE`). At b = 16: 256 height bins of
     3.9 mm and 128 weight bins of 1.25 kg; at b = 8: 16 of 6.25 cm and 8 of 20 kg."""
     h, w = yrbss_bits(bits)
-    return np.linspace(*YRBSS_HEIGHT_RANGE, 2**h + 1), np.linspace(*YRBSS_WEIGHT_RANGE, 2**w + 1)
+    # rounded to 12 decimals: 1.2 + 128 / 256 is 1.7000000000000002 in floating point, and a student of
+    # 1.70 m belongs to the bin that starts at 1.70 m
+    return (np.round(np.linspace(*YRBSS_HEIGHT_RANGE, 2**h + 1), 12),
+            np.round(np.linspace(*YRBSS_WEIGHT_RANGE, 2**w + 1), 12))
 
 
 def _bins(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
