@@ -78,6 +78,9 @@ def all_mutants() -> tuple[Mutant, ...]:
 _EXERCISES = "dplab/lab/exercises.py"
 _COURSE = "dplab/lab/course.py"
 _IMPLEMENT = "dplab/lab/implement.py"
+_MWEM = "dplab/query_release/mwem.py"
+_WORKLOAD = "dplab/query_release/workload.py"
+_QR_BASELINES = "dplab/query_release/baselines.py"
 #: slips in the lab's own machinery (the exercise checker, tests/lab/test_exercises.py; the harness of
 #: the "implement it" exercises, tests/lab/test_implement.py; the course commands, tests/lab/test_course.py)
 LAB_MUTANTS = (
@@ -155,6 +158,44 @@ LAB_MUTANTS = (
     Mutant("implement.too_many_releases", _IMPLEMENT, "    if n > MAX_RELEASES:\n",
            "    if n > 10 * MAX_RELEASES:\n",
            "a check that draws more than 20,000 releases (over 10 s on a slow function)"),
+    # the query-release library (notebook 11), caught by tests/query_release/
+    Mutant("qr.mw_sign", _MWEM, "np.exp(row * (measurement - row @ a)",
+           "np.exp(row * (row @ a - measurement)",
+           "the multiplicative-weights update moves the synthetic data away from the measurement"),
+    Mutant("qr.mw_scale", _MWEM, "row @ a) / (2 * n))", "row @ a) / n)",
+           "the update's learning rate 1/(2n) of HLM12 doubled"),
+    Mutant("qr.average_iterate", _MWEM, "    return iterates_sum / rounds\n", "    return last\n",
+           "the last iterate released where Theorem 2.2 is about the average"),
+    Mutant("qr.round_epsilon", _MWEM,
+           'return check_epsilon(epsilon) / (2 * check_positive_int(rounds, "rounds"))',
+           'return check_epsilon(epsilon) / check_positive_int(rounds, "rounds")',
+           "eps/T for each step instead of eps/(2T): 2 eps spent over the 2T steps"),
+    Mutant("qr.laplace_sensitivity", _MWEM, "Laplace(1.0, step)", "Laplace(2.0, step)",
+           "the measurement's noise at sensitivity 2 (a histogram's under replace-one) for a count"),
+    Mutant("qr.score_abs", _MWEM, "scores = np.abs(q.answers(a) - truth)", "scores = q.answers(a) - truth",
+           "the selection scores the signed error: queries the synthetic data undercounts are never picked"),
+    Mutant("qr.bound_constant", _MWEM, "2 * n * np.sqrt(log_x / t)", "n * np.sqrt(log_x / t)",
+           "Theorem 2.2's regret term 2n sqrt(ln|X|/T) without its 2"),
+    Mutant("qr.optimal_rounds_power", _MWEM, "(10 * log_q)) ** (2 / 3)", "(10 * log_q)) ** (1 / 2)",
+           "T* solved with the wrong power: T^(3/2) = n eps sqrt(ln|X|)/(10 ln|Q|) inverted wrongly"),
+    Mutant("qr.conjunction_bit_order", _WORKLOAD, "ones = sum(1 << (b - 1 - a) for a, v in",
+           "ones = sum(1 << a for a, v in",
+           "a marginal read on the wrong axis: attribute 0 taken as the lowest bit of the index"),
+    Mutant("qr.row_bit_order", _WORKLOAD, "mask &= ((index >> (b - 1 - a)) & 1) == v",
+           "mask &= ((index >> a) & 1) == v", "a query's row over X built on the wrong axes"),
+    Mutant("qr.range_prefix", _WORKLOAD, "out[rows] = prefix[high] - prefix[low]",
+           "out[rows] = prefix[high - 1] - prefix[low]", "a range [low, high) counted without its last bin"),
+    Mutant("qr.yrbss_bit_order", _WORKLOAD, "(values[:, None] >> np.arange(width - 1, -1, -1)) & 1",
+           "(values[:, None] >> np.arange(width)) & 1",
+           "the height and weight bins coded least significant bit first"),
+    Mutant("qr.harmonic_number", _QR_BASELINES, "special.digamma(ks + 1.0) + np.euler_gamma",
+           "np.log(ks + 1.0)", "E[max of k Laplace errors] with ln(k + 1) for the harmonic number H_k"),
+    Mutant("qr.simplex_threshold", _QR_BASELINES, "np.take_along_axis(cumulative, rho - 1, axis=-1) / rho",
+           "np.take_along_axis(cumulative, rho - 1, axis=-1) / (rho + 1)",
+           "the projection's threshold divided by one entry too many: the total is not n"),
+    Mutant("qr.histogram_sensitivity", _QR_BASELINES, 'project: bool = True, neighbours: str = "replace"',
+           'project: bool = True, neighbours: str = "add_remove"',
+           "the noisy histogram at sensitivity 1 although its projection makes n public (replace-one: 2)"),
 )
 
 
