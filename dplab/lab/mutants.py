@@ -159,10 +159,10 @@ LAB_MUTANTS = (
            "    if n > 10 * MAX_RELEASES:\n",
            "a check that draws more than 20,000 releases (over 10 s on a slow function)"),
     # the query-release library (notebook 11), caught by tests/query_release/
-    Mutant("qr.mw_sign", _MWEM, "np.exp(row * (measurement - row @ a)",
-           "np.exp(row * (row @ a - measurement)",
+    Mutant("qr.mw_sign", _MWEM, 'np.exp(row * (measurement - np.einsum("i,i->", row, a))',
+           'np.exp(row * (np.einsum("i,i->", row, a) - measurement)',
            "the multiplicative-weights update moves the synthetic data away from the measurement"),
-    Mutant("qr.mw_scale", _MWEM, "row @ a) / (2 * n))", "row @ a) / n)",
+    Mutant("qr.mw_scale", _MWEM, 'row, a)) / (2 * n))', 'row, a)) / n)',
            "the update's learning rate 1/(2n) of HLM12 doubled"),
     Mutant("qr.average_iterate", _MWEM, "    return iterates_sum / rounds\n", "    return last\n",
            "the last iterate released where Theorem 2.2 is about the average"),

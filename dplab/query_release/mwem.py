@@ -161,8 +161,9 @@ class MWEMRun:
 
 
 def _mw_update(a: np.ndarray, row: np.ndarray, measurement: float, n: float) -> np.ndarray:
-    """A(x) <- A(x) exp(q(x) (m - q(A)) / (2n)), scaled back to total n (HLM12, Algorithm 1)."""
-    a = a * np.exp(row * (measurement - row @ a) / (2 * n))
+    """A(x) <- A(x) exp(q(x) (m - q(A)) / (2n)), scaled back to total n (HLM12, Algorithm 1). q(A) by
+    ``numpy.einsum``: a BLAS dot product of 2^16 entries can take 20 ms on a busy machine (its threads)."""
+    a = a * np.exp(row * (measurement - np.einsum("i,i->", row, a)) / (2 * n))
     return a * (n / a.sum())
 
 
