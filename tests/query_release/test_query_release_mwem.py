@@ -137,7 +137,6 @@ def test_the_optimal_rounds_minimise_the_bound(n, k, size, epsilon):
                         2 * n * math.sqrt(math.log(size) / t) + 10 * t * math.log(k) / epsilon, rel_tol=1e-12)
 
 
-@pytest.mark.slow
 @pytest.mark.catches("qr.mw_sign")
 def test_the_measured_max_error_stays_under_theorem_2_2s_bound():
     b, rounds, epsilon = 8, 120, 1.0
