@@ -57,6 +57,7 @@ __all__ = [
     "mwem_privacy",
     "mwem_round_epsilon",
     "mwem_run",
+    "mwem_update",
 ]
 
 
@@ -165,6 +166,26 @@ def _mw_update(a: np.ndarray, row: np.ndarray, measurement: float, n: float) -> 
     ``numpy.einsum``: a BLAS dot product of 2^16 entries can take 20 ms on a busy machine (its threads)."""
     a = a * np.exp(row * (measurement - np.einsum("i,i->", row, a)) / (2 * n))
     return a * (n / a.sum())
+
+
+def mwem_update(weights: ArrayLike, row: ArrayLike, measurement: float, n: float) -> np.ndarray:
+    """One multiplicative-weights step of MWEM (HLM12, Algorithm 1): A(x) <- A(x) exp(q(x) (m - q(A)) /
+    (2n)), then scaled back to total n. ``weights``: A over X (total n); ``row``: q over X, entries in
+    [0, 1]; ``measurement``: the noisy m. Raises the weight of the records the query counts when the
+    measurement says the synthetic data undercounts, lowers it when it overcounts."""
+    a = np.asarray(weights, dtype=float)
+    q = np.asarray(row, dtype=float)
+    if a.ndim != 1 or a.size == 0 or not np.all(np.isfinite(a) & (a >= 0)) or a.sum() <= 0:
+        raise ValueError(f"weights must be a non-empty 1-d array of finite weights >= 0 with a positive "
+                         f"total, got shape {a.shape}")
+    if q.shape != a.shape or not np.all((q >= 0) & (q <= 1)):
+        raise ValueError(f"row must have the weights' shape {a.shape} and entries in [0, 1], "
+                         f"got shape {q.shape}")
+    if not np.isfinite(measurement):
+        raise ValueError(f"measurement must be finite, got measurement={measurement!r}")
+    if not n > 0:
+        raise ValueError(f"n must be > 0, got n={n!r}")
+    return _mw_update(a, q, float(measurement), float(n))
 
 
 def mwem_run(histogram: ArrayLike, queries: object, epsilon: float, rounds: int,

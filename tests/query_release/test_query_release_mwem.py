@@ -39,6 +39,9 @@ def test_a_run_replayed_by_hand_gives_the_same_distribution():
         a = a * n / a.sum()
         iterates.append(a)
     np.testing.assert_allclose(run.distribution, np.mean(iterates, axis=0) / n, rtol=1e-12)
+    a0, q1, m1 = np.full(16, n / 16), dense[run.choices[0]], run.measurements[0]
+    a1 = a0 * np.exp(q1 * (m1 - q1 @ a0) / (2 * n))
+    np.testing.assert_allclose(qr.mwem_update(a0, q1, m1, n), a1 * n / a1.sum(), rtol=1e-12)
     last = qr.mwem_run(hist, workload, 2.0, 6, rng=11, iterate="last")
     np.testing.assert_allclose(last.distribution, iterates[-1] / n, rtol=1e-12)
     assert np.all(run.distribution >= 0) and math.isclose(run.distribution.sum(), 1.0, rel_tol=1e-12)
@@ -162,6 +165,8 @@ def test_the_measured_max_error_stays_under_theorem_2_2s_bound():
     (lambda h, q: qr.mwem(h, q, 1.0, 3, iterate="first"), "iterate='first'"),
     (lambda h, q: qr.mwem_error_bound(100, 1, 16, 1.0, 5), "n_queries"),
     (lambda h, q: qr.mwem_privacy([], 1e-6), "empty ledger"),
+    (lambda h, q: qr.mwem_update(np.ones(16), 2 * q[0], 3.0, 40), "row"),
+    (lambda h, q: qr.mwem_update(np.ones(16), q[0], np.nan, 40), "measurement=nan"),
 ])
 def test_bad_input_is_refused_by_name(call, message):
     hist, _, dense = _tiny()
