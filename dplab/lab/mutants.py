@@ -81,6 +81,9 @@ _IMPLEMENT = "dplab/lab/implement.py"
 _MWEM = "dplab/query_release/mwem.py"
 _WORKLOAD = "dplab/query_release/workload.py"
 _QR_BASELINES = "dplab/query_release/baselines.py"
+_DQ = "dplab/query_release/dual_query.py"
+_BR = "dplab/query_release/best_response.py"
+_BIN = "dplab/query_release/binary_data.py"
 #: slips in the lab's own machinery (the exercise checker, tests/lab/test_exercises.py; the harness of
 #: the "implement it" exercises, tests/lab/test_implement.py; the course commands, tests/lab/test_course.py)
 LAB_MUTANTS = (
@@ -196,6 +199,32 @@ LAB_MUTANTS = (
     Mutant("qr.histogram_sensitivity", _QR_BASELINES, 'project: bool = True, neighbours: str = "replace"',
            'project: bool = True, neighbours: str = "add_remove"',
            "the noisy histogram at sensitivity 1 although its projection makes n public (replace-one: 2)"),
+    # DualQuery (dplab/query_release/dual_query.py, best_response.py, binary_data.py), caught by
+    # tests/query_release/test_dualq_*.py
+    Mutant("qr.dq_mw_sign", _DQ, "    return rounds_done * signed_truth - synthetic_sum\n",
+           "    return synthetic_sum - rounds_done * signed_truth\n",
+           "MW moves weight to the queries the records over-count"),
+    Mutant("qr.dq_eps_rounds", _DQ, "    eps0 = 2 * eta * (t - 1) / n\n    k = s * (t - 1)\n",
+           "    eps0 = 2 * eta * t / n\n    k = s * (t - 1)\n",
+           "the privacy formula's eps_0 from T rounds, not the T - 1 that sample from the data"),
+    Mutant("qr.dq_pure_epsilon", _DQ, "    return eta * s * t * (t - 1) / n\n",
+           "    return eta * s * t * t / n\n",
+           "the pure eps summed with T for T - 1"),
+    Mutant("qr.dq_round_epsilon", _DQ,
+           "epsilon=2 * eta * (t - 1) / n)\n", "epsilon=eta * (t - 1) / n)\n",
+           "a round's exponential mechanism at half its eps: draws from exp(eta u / 2)"),
+    Mutant("qr.dq_rounds_ceil", _DQ, "    m = max(low, int(math.floor(root)))\n",
+           "    m = max(low, int(math.ceil(root)))\n",
+           "T rounded up from the real root: more than the target"),
+    Mutant("qr.dq_default_enumerates", _DQ, '    best_response: str = "milp",\n',
+           '    best_response: str = "enumerate",\n', "the default best response enumerates X"),
+    Mutant("qr.dq_milp_negation", _BR, "        if i < k:  # y_j <= x_a", "        if True:  # y_j <= x_a",
+           "a negated conjunction given the conjunction's inequality in the integer program"),
+    Mutant("qr.dq_records_check", _BR, "    bad = np.flatnonzero((x != 0) & (x != 1))\n",
+           "    bad = np.flatnonzero(x > 1)\n", "records with negative entries accepted"),
+    Mutant("qr.dq_block_design", _BIN, "            given_zero = flip ** ones * (1 - flip) ** zeros\n",
+           "            given_zero = (1 - flip) ** ones * flip ** zeros\n",
+           "the block design's answer given Z = 0 with the flip's roles swapped"),
 )
 
 
