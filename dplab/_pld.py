@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import fft
+from scipy import fft, optimize, special
 
 from dplab._checks import (
     as_result,
@@ -45,12 +45,12 @@ from dplab._checks import (
     check_positive_int,
 )
 
-__all__ = ["MAX_GRID_POINTS", "TAIL", "PrivacyLossDistribution", "convolve_all", "discrete_pld",
-           "pld_from_cdf"]
+__all__ = ["MAX_GRID_POINTS", "TAIL", "PrivacyLossDistribution", "chernoff_window", "convolve_all",
+           "discrete_pld", "pld_from_cdf", "pld_from_intervals"]
 
 #: The most grid points a composed PLD may hold (2^25 doubles: 256 MiB).
 MAX_GRID_POINTS = 2**25
-#: The mass that composition may leave outside its window on each side (Hoeffding).
+#: The mass that composition may leave outside its window on each side (Chernoff).
 TAIL = 1e-30
 
 
@@ -58,7 +58,9 @@ TAIL = 1e-30
 class PrivacyLossDistribution:
     """A PLD on the grid ``losses = (offset + arange(len(pmf))) * step`` with ``pmf`` on it,
     ``infinity_mass`` = Pr[L = inf], rounded up (``pessimistic``) or down, made of
-    ``compositions`` mechanisms; ``kl`` = E[L] before rounding, KL(p || q), when known."""
+    ``compositions`` mechanisms; ``kl`` = E[L] before rounding, KL(p || q), when known;
+    ``truncation`` = the delta that composition added to Pr[L = inf] for the mass it cut
+    outside its windows (a bound: at most 2 TAIL per composition)."""
 
     pmf: np.ndarray
     offset: int
@@ -67,6 +69,7 @@ class PrivacyLossDistribution:
     pessimistic: bool = True
     compositions: int = 1
     kl: float | None = None
+    truncation: float = 0.0
 
     @property
     def losses(self) -> np.ndarray:
@@ -141,12 +144,12 @@ class PrivacyLossDistribution:
     def compose(self, k: int, *, accuracy: float | None = None) -> PrivacyLossDistribution:
         """The PLD of k independent runs: the k-fold convolution of ``pmf``, by one FFT.
 
-        The FFT is circular, so it runs on a window, not the whole support k (n - 1) + 1:
-        the mean of the sum +- t with t = w sqrt(k ln(1/TAIL) / 2), w the width of one step's
-        grid. By Hoeffding's inequality at most TAIL = 1e-30 of the mass lies beyond each
-        side; that mass is dropped and may wrap around into the window, so delta moves by
-        at most 2 TAIL, which the pessimistic PLD adds to Pr[L = inf]. With ``accuracy``
-        given, refuses a grid whose rounding bound (k * compositions * step) could exceed it."""
+        The FFT is circular, so it runs on a window of the sum's support k (n - 1) + 1, taken
+        from the composed PLD's own tails (:func:`chernoff_window`): at most TAIL = 1e-30 of
+        the mass lies beyond each side. That mass is dropped and may wrap around into the
+        window; the pessimistic PLD adds its bound to Pr[L = inf] (and records it as
+        ``truncation``), so delta(eps) is never below the truth. With ``accuracy`` given,
+        refuses a grid whose rounding bound (k * compositions * step) could exceed it."""
         k = check_positive_int(k, "k")
         total = k * self.compositions
         if accuracy is not None:
@@ -160,11 +163,8 @@ class PrivacyLossDistribution:
             return self
         n = len(self.pmf)
         full = k * (n - 1) + 1
-        mass = float(self.pmf.sum())
-        mean_index = k * float(np.dot(self.pmf, np.arange(n))) / mass if mass > 0 else 0.0
-        half = (n - 1) * math.sqrt(k * math.log(1 / TAIL) / 2)
-        low = max(0, math.floor(mean_index - half))
-        size = min(full, math.ceil(mean_index + half) + 1) - low
+        low, high, tail_low, tail_high = chernoff_window(self.pmf, k, TAIL)
+        size = high - low + 1
         if size > MAX_GRID_POINTS:
             raise ValueError(f"k={k} with step={self.step!r} needs {size} grid points, more than "
                              f"{MAX_GRID_POINTS}; use a coarser step")
@@ -172,17 +172,68 @@ class PrivacyLossDistribution:
         cyclic = fft.irfft(fft.rfft(self.pmf, length) ** k, length)
         pmf = np.roll(cyclic, -low)[:size]  # sum index s sits at s mod length
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
+        truncation = k * self.truncation
         if self.pessimistic and size < full:
-            infinity = min(1.0, infinity + 2 * TAIL)
+            truncation += tail_low + tail_high
+            infinity = min(1.0, infinity + tail_low + tail_high)
         kl = None if self.kl is None else k * self.kl
         return PrivacyLossDistribution(np.clip(pmf, 0.0, None), k * self.offset + low, self.step, infinity,
-                                       self.pessimistic, total, kl)
-
+                                       self.pessimistic, total, kl, truncation)
 
     def convolve(self, other: PrivacyLossDistribution) -> PrivacyLossDistribution:
         """The PLD of this mechanism and ``other`` run one after the other (independent losses
         add): :func:`convolve_all` of the two."""
         return convolve_all([self, other])
+
+
+def chernoff_window(pmf: np.ndarray, k: int, tail: float) -> tuple[int, int, float, float]:
+    """Where the k-fold convolution of ``pmf`` (a sub-probability on 0, 1, ..., n - 1) keeps all
+    but ``tail`` of its mass on each side: (low, high, mass bound below low, mass bound above
+    high), low and high indices into the sum's support 0 .. k (n - 1).
+
+    Chernoff's bound on the sum S of k independent copies of X (Chernoff 1952; for a PLD,
+    E[e^(lambda L)] = e^(lambda R(lambda + 1)), the Renyi curve, so this is the RDP tail bound
+    P(L_k > t) <= exp((alpha - 1)(k R(alpha) - t)) of Mironov 2017 with alpha = lambda + 1):
+
+        P(S >= t) <= exp(k K(lambda) - lambda t),   P(S <= t) <= exp(k K(-lambda) + lambda t),
+
+    for every lambda > 0, K(lambda) = ln E[e^(lambda X)] the cumulant generating function of the
+    grid pmf itself (the bound holds for the discretised sum the FFT computes, a sub-probability
+    included). Each side's t is the best over lambda of the t where the bound meets ``tail``
+    (any lambda gives a valid t, so an approximate minimiser is enough: Brent's method on
+    ln lambda). Unlike Hoeffding's bound over one step's range, the window follows the sum's
+    own spread: sqrt(k) standard deviations, not sqrt(k) ranges."""
+    n = len(pmf)
+    full = k * (n - 1)
+    positive = pmf > 0
+    if not positive.any():
+        return 0, 0, 0.0, 0.0
+    x = np.flatnonzero(positive).astype(float)
+    logp = np.log(pmf[positive])
+    width = max(float(x[-1] - x[0]), 1.0)
+    log_tail = math.log(tail)
+
+    def cgf(lam: float) -> float:
+        return float(special.logsumexp(logp + lam * x))
+
+    def edge(sign: int) -> tuple[float, float]:
+        # the smallest sign * t, over lambda, at which the bound on the upper (sign 1) or lower
+        # (sign -1) tail meets ``tail``: (k K(sign lambda) - ln tail) / lambda; returns it and lambda
+        def bound(u: float) -> float:
+            lam = math.exp(u)
+            return (k * cgf(sign * lam) - log_tail) / lam
+
+        found = optimize.minimize_scalar(bound, bounds=(math.log(1e-4 / width), math.log(1e8 / width)),
+                                         method="bounded", options={"xatol": 0.02})
+        return float(found.fun), math.exp(float(found.x))
+
+    t_high, lam_high = edge(1)
+    minus_t_low, lam_low = edge(-1)
+    high = max(0, min(full, math.ceil(t_high)))
+    low = max(0, min(math.floor(-minus_t_low), high))
+    tail_high = 0.0 if high == full else min(tail, math.exp(k * cgf(lam_high) - lam_high * high))
+    tail_low = 0.0 if low == 0 else min(tail, math.exp(k * cgf(-lam_low) + lam_low * low))
+    return low, high, tail_low, tail_high
 
 
 def convolve_all(plds: list[PrivacyLossDistribution]) -> PrivacyLossDistribution:
@@ -210,7 +261,8 @@ def convolve_all(plds: list[PrivacyLossDistribution]) -> PrivacyLossDistribution
     infinity = -math.expm1(math.fsum(math.log1p(-p.infinity_mass) for p in plds))
     kl = None if any(p.kl is None for p in plds) else math.fsum(p.kl for p in plds)
     return PrivacyLossDistribution(np.clip(pmf, 0.0, None), sum(p.offset for p in plds), first.step, infinity,
-                                   first.pessimistic, sum(p.compositions for p in plds), kl)
+                                   first.pessimistic, sum(p.compositions for p in plds), kl,
+                                   math.fsum(p.truncation for p in plds))
 
 
 def discrete_pld(p: ArrayLike, q: ArrayLike, *, step: float, pessimistic: bool = True
@@ -253,3 +305,44 @@ def pld_from_cdf(cdf, cdf_left, low: float, high: float, step: float, pessimisti
     return PrivacyLossDistribution(np.clip(pmf, 0, None), first, step, 0.0, False, 1, kl)
 
 
+
+
+def pld_from_intervals(first: int, step: float, p_mass: ArrayLike, q_mass: ArrayLike, *, pessimistic: bool,
+                       below: float = 0.0, above: float = 0.0, kl: float | None = None
+                       ) -> PrivacyLossDistribution:
+    """The PLD on the grid l_j = (first + j) step, j = 0 .. m, of a pair given by the masses
+    ``p_mass[j]``, ``q_mass[j]`` that p and q put on the outputs whose loss lies in
+    [l_j, l_(j+1)] (m intervals), with p-masses ``below`` l_0 and ``above`` l_m.
+
+    Pessimistic: connect the dots (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, "Connect the
+    Dots: Tighter Discrete Approximations of Privacy Loss Distributions", PETS 2022). Each
+    interval's p-mass P is split between its two ends, b at l_(j+1) and P - b at l_j, so that
+    the q-mass Q is kept as well: (P - b) e^(-l_j) + b e^(-l_(j+1)) = Q, i.e.
+
+        b = (P - e^(l_j) Q) / (1 - e^(-step)),   0 <= b <= P since e^(l_j) Q <= P <= e^(l_(j+1)) Q.
+
+    The discrete pair then has the true delta(eps) at every grid eps and is linear in e^eps
+    between them, where the true one (convex in e^eps) lies below: a dominating pair, so every
+    composition of it stays pessimistic, with an error of second order in the step instead of the
+    k * step / 2 that rounding every loss up adds after k steps. Mass below l_0 goes up to l_0,
+    mass above l_m to L = inf. Optimistic: each interval's mass rounded down to l_j (the mass
+    above to l_m, the mass below dropped), never above the truth."""
+    p_mass = np.clip(np.asarray(p_mass, dtype=float), 0.0, None)
+    q_mass = np.clip(np.asarray(q_mass, dtype=float), 0.0, None)
+    step = check_positive(step, "step")
+    if p_mass.ndim != 1 or p_mass.shape != q_mass.shape or p_mass.size == 0:
+        raise ValueError(f"p_mass and q_mass must be non-empty 1-d arrays of one length, got shapes "
+                         f"p_mass={p_mass.shape}, q_mass={q_mass.shape}")
+    pmf = np.zeros(p_mass.size + 1)
+    if not pessimistic:
+        pmf[:-1] = p_mass
+        pmf[-1] += above
+        return PrivacyLossDistribution(pmf, first, step, 0.0, False, 1, kl)
+    left = (first + np.arange(p_mass.size)) * step
+    with np.errstate(divide="ignore"):
+        q_scaled = np.exp(left + np.log(q_mass))  # e^(l_j) Q without overflow where Q underflows
+    upper = np.clip((p_mass - q_scaled) / -math.expm1(-step), 0.0, p_mass)
+    pmf[1:] += upper
+    pmf[:-1] += p_mass - upper
+    pmf[0] += below
+    return PrivacyLossDistribution(pmf, first, step, float(above), True, 1, kl)

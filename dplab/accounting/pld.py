@@ -21,7 +21,10 @@ __all__ = ["PLDAccountant", "PrivacyLossDistribution", "gdp_limit_mu"]
 class PLDAccountant(Accountant):
     """Exact accounting with privacy loss distributions on a grid of ``step`` (rounded up when
     ``pessimistic``, down otherwise). Composes every mechanism with a ``pld`` method: k runs of
-    one mechanism by one FFT power, the different mechanisms together by one more FFT."""
+    one mechanism by one FFT power, the different mechanisms together by one more FFT. Where a
+    mechanism's pair is not symmetric (the subsampled Gaussian under add/remove neighbours) it
+    composes each order of the pair on its own and reports the larger epsilon (or delta), as
+    dp-accounting does."""
 
     name = "PLD (exact)"
 
@@ -29,7 +32,7 @@ class PLDAccountant(Accountant):
         super().__init__()
         self.step = check_positive(step, "step")
         self.pessimistic = bool(pessimistic)
-        self._pld: PrivacyLossDistribution | None = None
+        self._plds: dict[str | None, PrivacyLossDistribution] = {}
 
     def supports(self, mechanism: object) -> bool:
         return isinstance(mechanism, Mechanism) and callable(getattr(mechanism, "pld", None))
@@ -38,24 +41,53 @@ class PLDAccountant(Accountant):
         return "it has no privacy loss distribution (a pld method)"
 
     def _changed(self) -> None:
-        self._pld = None
+        self._plds: dict[str | None, PrivacyLossDistribution] = {}
 
-    def pld(self) -> PrivacyLossDistribution:
-        """The composed PLD (computed once per composition)."""
+    @property
+    def directions(self) -> tuple[str | None, ...]:
+        """The orders of the neighbouring pair that need their own PLD: ("add", "remove") once a
+        mechanism whose pair is not symmetric (``pld_directions``, the subsampled Gaussian) is
+        composed, else (None,): one PLD serves both orders."""
+        found: list[str] = []
+        for m in self._steps:
+            found += [d for d in getattr(m, "pld_directions", ()) if d not in found]
+        return tuple(found) or (None,)
+
+    def _one(self, mechanism: Mechanism, direction: str | None) -> PrivacyLossDistribution:
+        if direction is None or not getattr(mechanism, "pld_directions", ()):
+            return mechanism.pld(step=self.step, pessimistic=self.pessimistic)
+        return mechanism.pld(step=self.step, pessimistic=self.pessimistic, direction=direction)
+
+    def pld(self, direction: str | None = None) -> PrivacyLossDistribution:
+        """The composed PLD of one order of the pair (computed once per composition); ``direction``
+        is needed (one of :attr:`directions`) once a mechanism's two orders differ."""
         if not self._steps:
             raise ValueError("nothing composed yet: call compose(mechanism, k) first")
-        if self._pld is None:
-            self._pld = convolve_all([m.pld(step=self.step, pessimistic=self.pessimistic).compose(k)
-                                      for m, k in self._steps.items()])
-        return self._pld
+        if direction not in self.directions:
+            raise ValueError(f"direction must be one of {self.directions}, got direction={direction!r}")
+        if direction not in self._plds:
+            self._plds[direction] = convolve_all([self._one(m, direction).compose(k)
+                                                  for m, k in self._steps.items()])
+        return self._plds[direction]
+
+    def truncation(self) -> float:
+        """The delta that composition added for the mass it cut outside its windows (a bound,
+        included in every answer; the largest over the directions)."""
+        return max(self.pld(d).truncation for d in self.directions) if self._steps else 0.0
+
+    def rounding_bound(self) -> float:
+        """How far the grid may have moved epsilon: (number of steps) * step."""
+        return self.pld(self.directions[0]).rounding_bound if self._steps else 0.0
 
     def epsilon(self, delta: float) -> float:
+        """The larger epsilon(delta) of the directions (both orders of the pair must hold)."""
         delta = check_delta(delta)
-        return self.pld().epsilon(delta) if self._steps else 0.0
+        return max(self.pld(d).epsilon(delta) for d in self.directions) if self._steps else 0.0
 
     def delta(self, epsilon: float) -> float:
+        """The larger delta(epsilon) of the directions."""
         epsilon = check_nonnegative(epsilon, "epsilon")
-        return float(self.pld().delta(epsilon)) if self._steps else 0.0
+        return max(float(self.pld(d).delta(epsilon)) for d in self.directions) if self._steps else 0.0
 
 
 def gdp_limit_mu(pld: PrivacyLossDistribution, k: int) -> float:

@@ -3,9 +3,11 @@ its accounting (the Poisson-subsampled Gaussian by RDP and by PLD), and simpler 
 ``dplab.learning.NAME`` re-exports these modules' public names.
 """
 
+from importlib import import_module
+
 from dplab._namespace import reexport
 
 #: the re-exported modules, foundation first
-MODULES: tuple = ()
+MODULES: tuple = ("accounting",)
 
-__all__ = reexport(globals(), list(MODULES))
+__all__ = reexport(globals(), [import_module(f"dplab.learning.{name}") for name in MODULES])
