@@ -84,6 +84,9 @@ _QR_BASELINES = "dplab/query_release/baselines.py"
 _DQ = "dplab/query_release/dual_query.py"
 _BR = "dplab/query_release/best_response.py"
 _BIN = "dplab/query_release/binary_data.py"
+_PLD = "dplab/_pld.py"
+_SGAUSS = "dplab/mechanisms/subsampled_gaussian.py"
+_LEARNING_ACCOUNTING = "dplab/learning/accounting.py"
 #: slips in the lab's own machinery (the exercise checker, tests/lab/test_exercises.py; the harness of
 #: the "implement it" exercises, tests/lab/test_implement.py; the course commands, tests/lab/test_course.py)
 LAB_MUTANTS = (
@@ -225,6 +228,66 @@ LAB_MUTANTS = (
     Mutant("qr.dq_block_design", _BIN, "            given_zero = flip ** ones * (1 - flip) ** zeros\n",
            "            given_zero = (1 - flip) ** ones * flip ** zeros\n",
            "the block design's answer given Z = 0 with the flip's roles swapped"),
+    # the subsampled Gaussian and DP-SGD's accounting (issue 32), caught by
+    # tests/mechanisms/test_subsampled_gaussian.py and tests/learning/test_dpsgd_accounting.py
+    Mutant("acct.sgauss_one_direction", _SGAUSS,
+           "    pld_directions: ClassVar[tuple[str, ...]] = DIRECTIONS\n",
+           '    pld_directions: ClassVar[tuple[str, ...]] = ("remove",)\n',
+           "the PLD accountant composes only the remove order of the subsampled pair (add is the larger)"),
+    Mutant("acct.sgauss_ctd_rounds_down", _PLD, "    if not pessimistic:\n        pmf[:-1] = p_mass",
+           "    if True:\n        pmf[:-1] = p_mass",
+           "the pessimistic PLD rounds each interval's mass down to its lower loss (below the truth)"),
+    Mutant("acct.sgauss_ctd_split_linearised", _PLD,
+           "upper = np.clip((p_mass - q_scaled) / -math.expm1(-step), 0.0, p_mass)",
+           "upper = np.clip((p_mass - q_scaled) / step, 0.0, p_mass)",
+           "connect the dots splits with 1 - e^-step taken as step: the second distribution's mass not kept"),
+    Mutant("acct.window_single_step_range", _PLD,
+           "        low, high, tail_low, tail_high = chernoff_window(self.pmf, k, TAIL)\n",
+           "        mean_index = k * float(np.dot(self.pmf, np.arange(n))) / float(self.pmf.sum())\n"
+           "        half = (n - 1) * math.sqrt(k * math.log(1 / TAIL) / 2)\n"
+           "        low = max(0, math.floor(mean_index - half))\n"
+           "        high = min(full - 1, math.ceil(mean_index + half))\n"
+           "        tail_low = tail_high = TAIL\n",
+           "composition's window from Hoeffding over one step's range: 10^4 steps at step 1e-4 refused"),
+    Mutant("acct.chernoff_tail_dropped", _PLD, "            return (k * cgf(sign * lam) - log_tail) / lam",
+           "            return (k * cgf(sign * lam)) / lam",
+           "the Chernoff window cut where the bound is 1, not the tail: mass it does not report is lost"),
+    Mutant("acct.rdp_conversion_no_log_alpha", "dplab/accounting/rdp.py",
+           "        return np.log1p(-1 / a) - np.log(a) / (a - 1)", "        return np.log1p(-1 / a)",
+           "RDP's conversion without the - ln(alpha) / (alpha - 1) of Canonne, Kamath & Steinke"),
+    Mutant("acct.sgauss_rdp_unsigned_series", _SGAUSS, "    return first, second, special.gammasgn(j + 1)",
+           "    return first, second, np.ones_like(j)",
+           "the fractional-order series summed by the sizes of its terms (7% above the truth at alpha 1.1)"),
+    Mutant("acct.sgauss_rdp_exponent_sign", _SGAUSS,
+           "+ (a - i) * math.log1p(-q) + (i * i - i) / (2 * sigma**2))",
+           "+ (a - i) * math.log1p(-q) + (i * i + i) / (2 * sigma**2))",
+           "the binomial expansion's e^((i^2 - i)/(2 sigma^2)) as e^((i^2 + i)/(2 sigma^2))"),
+    Mutant("acct.sgauss_q1_rdp_double", _SGAUSS, "        return as_result(orders / (2 * sigma**2))",
+           "        return as_result(orders / sigma**2)",
+           "the Gaussian's Renyi curve at q = 1 without its 1/2"),
+    Mutant("acct.sgauss_remove_crossing_sign", _SGAUSS,
+           "            y = s**2 * (_log_excess(-epsilon, log_1q) - log_q) + 0.5",
+           "            y = s**2 * (_log_excess(epsilon, log_1q) - log_q) + 0.5",
+           "the remove order's crossing point found for loss +eps instead of -eps"),
+    Mutant("acct.sgauss_sampler_complement", _SGAUSS,
+           "joined = rng.random(shape + x.shape) < self.sampling_rate",
+           "joined = rng.random(shape + x.shape) > self.sampling_rate",
+           "rows join the sample with probability 1 - q"),
+    Mutant("acct.sgauss_rate_unchecked", _SGAUSS,
+           'check_probability(self.sampling_rate, "sampling_rate"))',
+           'float(self.sampling_rate))',
+           "a sampling rate of 0 or above 1 accepted"),
+    Mutant("learning.calibration_not_private_side", _LEARNING_ACCOUNTING,
+           "    while eps_of(sigma) > epsilon:", "    while False:",
+           "the noise multiplier is Brent's root, on either side of the target"),
+    Mutant("learning.rdp_selects_pld", _LEARNING_ACCOUNTING,
+           '{"pld": PLDAccountant, "rdp": RDPAccountant}', '{"pld": PLDAccountant, "rdp": PLDAccountant}',
+           'accountant="rdp" accounts by PLD'),
+    Mutant("learning.dpsgd_unchecked", _LEARNING_ACCOUNTING,
+           '    steps = check_positive_int(steps, "steps")\n'
+           "    delta = check_delta(delta, allow_zero=False)\n    return _accountant(accountant)",
+           "    return _accountant(accountant)",
+           "dpsgd_epsilon passes steps and delta on unchecked: delta = 0 gives inf, steps = 0 is named k"),
 )
 
 

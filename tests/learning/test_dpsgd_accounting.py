@@ -42,6 +42,9 @@ def _check_pld(sigma, q, steps):
     ours = dpsgd_epsilon(sigma, q, steps, DELTA)
     assert ours == pytest.approx(_dp_accounting_pld(sigma, q, steps, True), rel=0.01)
     assert ours >= _dp_accounting_pld(sigma, q, steps, False)
+    # our optimistic grid is below our pessimistic one, by at most the rounding bound T * step
+    low = dpsgd_epsilon(sigma, q, steps, DELTA, PLDAccountant(pessimistic=False))
+    assert low <= ours <= low + steps * 1e-4
 
 
 def _check_rdp(sigma, q, steps):
@@ -113,7 +116,7 @@ def test_ten_thousand_steps_compose_on_a_narrow_window():
     assert acc.rounding_bound() == pytest.approx(10_000 * 1e-4)
 
 
-@pytest.mark.catches("acct.window_single_step_range")
+@pytest.mark.catches("acct.chernoff_tail_dropped")
 @pytest.mark.parametrize("k", [40, 200])
 def test_chernoff_window_holds_all_but_its_tails(k):
     """Against the full convolution by repeated numpy.convolve: the mass outside the window is at
@@ -157,13 +160,7 @@ def test_a_string_selects_one_accountant():
     assert dpsgd_epsilon(1.0, 0.01, 500, DELTA, used) == fresh.epsilon(DELTA)
 
 
-def test_pessimistic_is_never_below_optimistic():
-    for sigma, q, steps in [(2.0, 0.1, 100)]:
-        high = dpsgd_epsilon(sigma, q, steps, DELTA, PLDAccountant())
-        low = dpsgd_epsilon(sigma, q, steps, DELTA, PLDAccountant(pessimistic=False))
-        assert low <= high <= low + steps * 1e-4
-
-
+@pytest.mark.catches("learning.dpsgd_unchecked")
 @pytest.mark.parametrize(("call", "name"), [
     (lambda: dpsgd_epsilon(1.0, 0.01, 0, DELTA), "steps=0"),
     (lambda: dpsgd_epsilon(1.0, 0.01, 10, 0.0), "delta=0.0"),
@@ -178,6 +175,7 @@ def test_bad_input_is_named(call, name):
         call()
 
 
+@pytest.mark.catches("acct.window_single_step_range")
 def test_rdp_is_fast_and_pld_reaches_ten_thousand_steps():
     """The issue's goal at sigma = 1, q = 0.01, T = 10^4 (timed in the bench; here: it runs, and
     the two accountants order as they must: RDP above PLD)."""
