@@ -48,10 +48,15 @@ def _check_pld(sigma, q, steps):
 
 
 def _check_rdp(sigma, q, steps):
+    """Same orders: never above RdpAccountant (its fractional-order series adds the sizes of its
+    terms), within 10% of it where eps < 20; beyond, its series overstate the low orders that then
+    decide (by 25-50% at sigma = 0.6, q = 0.1) or do not converge and are dropped, so only the
+    first holds (ours match quadrature there: tests/mechanisms/test_subsampled_gaussian.py)."""
     ours = dpsgd_epsilon(sigma, q, steps, DELTA, accountant="rdp")
     theirs = _dp_accounting_rdp(sigma, q, steps)
-    # same orders: theirs overstates the fractional ones (it adds the sizes of its series' terms)
-    assert theirs * 0.9 <= ours <= theirs * (1 + 1e-9)
+    assert ours <= theirs * (1 + 1e-9)
+    if theirs < 20:
+        assert ours >= theirs * 0.9
 
 
 @pytest.mark.catches("acct.sgauss_one_direction", "acct.sgauss_ctd_rounds_down")
@@ -86,6 +91,8 @@ def test_grid_against_dp_accounting(sigma, q, steps, optional_module):
     optional_module("dp_accounting")
     _check_pld(sigma, q, steps)
     _check_rdp(sigma, q, steps)
+    # RDP's conversion is a bound: never below the (nearly tight) PLD
+    assert dpsgd_epsilon(sigma, q, steps, DELTA, "rdp") >= dpsgd_epsilon(sigma, q, steps, DELTA)
 
 
 @pytest.mark.catches("acct.sgauss_one_direction")
