@@ -54,7 +54,7 @@ _modules = {name: import_module(f"dplab.{name}") for name in NAMESPACES}
 #: The curated flat core, by namespace: what notebooks 1-3 type, and the mechanism objects.
 CORE = {
     "mechanisms": (
-        "EpsilonDelta", "Gaussian", "Laplace", "RandomizedResponse",
+        "EpsilonDelta", "Gaussian", "Laplace", "RandomizedResponse", "SubsampledGaussian",
         "gaussian_delta", "gaussian_laplace_crossover_k", "gaussian_mechanism", "gaussian_privacy_loss",
         "gaussian_sigma", "gaussian_sigma_zcdp", "hockey_stick_samples",
         "laplace_accuracy_k", "laplace_accuracy_k_exact", "laplace_mae", "laplace_mechanism", "laplace_mse",

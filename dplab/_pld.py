@@ -11,18 +11,31 @@ finite losses only, since an infinite loss, an output impossible on D', counts i
 Running k mechanisms on the same data adds their independent losses, so the PLD of the
 composition is the k-fold convolution of omega, and delta(epsilon) computed from it is
 exact: tighter than every composition theorem (Koskela, Jalko & Honkela 2020 compute it by
-FFT, as here). The mechanisms here are symmetric (the pair (D', D) has the same PLD as
-(D, D')), so one order suffices.
+FFT, as here). Most mechanisms here are symmetric (the pair (D', D) has the same PLD as
+(D, D')), so one order suffices; the Poisson-subsampled Gaussian is not, and builds one PLD
+per order (``pld(direction=...)``), which ``PLDAccountant`` composes apart.
 
 The grid. Losses are rounded to multiples of ``step``: up (pessimistic) or down
 (optimistic). The integrand (1 - e^(eps - L))_+ grows with L, so rounding up can only raise
 delta(epsilon) and epsilon(delta): the pessimistic answer is never below the truth, the
 optimistic one never above, and since after k steps a loss moved by at most k * step,
-the pessimistic epsilon exceeds the truth by at most k * step (``rounding_bound``). The
-FFT's own floating-point error (about 1e-16 of the largest mass per point) is not rounded.
-Gaussian tails beyond ``tail`` probability are sent to L = inf (pessimistic) or cut.
+the pessimistic epsilon exceeds the truth by at most k * step (``rounding_bound``). That
+bound is linear in k, and so is the error of rounding up: about k * step / 2 (0.5 in epsilon
+after 10^4 steps at step 1e-4). Connect the dots (``pld_from_intervals``; Doroshenko et al.
+2022) is pessimistic too, yet its error is of second order in the step; ``rounding_bound``
+still bounds it (it is never above rounding up), loosely. The FFT's own floating-point error
+(about 1e-16 of the largest mass per point) is not rounded. Gaussian tails beyond ``tail``
+probability are sent to L = inf (pessimistic) or cut.
 
-This module holds the type and the two ways to build one (from a CDF, from a discrete pair);
+Composition. The FFT is circular, so k-fold composition runs on a window of the sum's
+support: where a Chernoff bound from the grid pmf's own moment generating function leaves at
+most TAIL = 1e-30 outside on each side (``chernoff_window``; it follows the sum's spread,
+sqrt(k) standard deviations, where Hoeffding's bound over one step's range grew with sqrt(k)
+ranges and refused 10^4 steps at step 1e-4). The pessimistic PLD adds the bound on the mass
+cut to Pr[L = inf] and records it (``truncation``).
+
+This module holds the type and the three ways to build one (from a CDF, from a discrete pair,
+from the masses of loss intervals by connect the dots);
 each mechanism builds its own PLD (``dplab.mechanisms.Laplace(...).pld()``), and
 ``dplab.accounting.PLDAccountant`` composes them.
 """

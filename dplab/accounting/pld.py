@@ -50,11 +50,11 @@ class PLDAccountant(Accountant):
         composed, else (None,): one PLD serves both orders."""
         found: list[str] = []
         for m in self._steps:
-            found += [d for d in getattr(m, "pld_directions", ()) if d not in found]
+            found += [d for d in m.pld_directions if d not in found]
         return tuple(found) or (None,)
 
     def _one(self, mechanism: Mechanism, direction: str | None) -> PrivacyLossDistribution:
-        if direction is None or not getattr(mechanism, "pld_directions", ()):
+        if direction is None or not mechanism.pld_directions:
             return mechanism.pld(step=self.step, pessimistic=self.pessimistic)
         return mechanism.pld(step=self.step, pessimistic=self.pessimistic, direction=direction)
 

@@ -17,6 +17,7 @@ refuses a mechanism that lacks it. The model is dp-accounting's split of what ra
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,6 +30,10 @@ __all__ = ["Mechanism"]
 
 class Mechanism:
     """The base of the mechanism descriptions (frozen dataclasses in their own modules)."""
+
+    #: the orders of the neighbouring pair whose PLDs differ, each built by ``pld(direction=...)``
+    #: and composed apart by a PLD accountant; () for a symmetric pair (one PLD serves both orders)
+    pld_directions: ClassVar[tuple[str, ...]] = ()
 
     def delta(self, epsilon: ArrayLike) -> float | np.ndarray:
         """The privacy profile: the smallest delta with (epsilon, delta)-DP, for each epsilon >= 0."""
