@@ -16,7 +16,7 @@ from dplab.learning import ACCOUNTANTS, dpsgd_epsilon, dpsgd_noise_multiplier
 from dplab.mechanisms import Gaussian, SubsampledGaussian
 
 DELTA = 1e-5
-FAST = [(1.0, 0.01, 1000), (2.0, 0.1, 100)]
+FAST = [(1.0, 0.01, 1000), (2.0, 0.01, 100)]
 GRID = [(s, q, t) for s in (0.6, 1.0, 2.0) for q in (0.001, 0.01, 0.1) for t in (100, 1000, 10_000)]
 
 
