@@ -1,5 +1,10 @@
 """Learning with differential privacy (notebook 12): DP-SGD (Abadi et al., CCS 2016) in numpy,
 its accounting (the Poisson-subsampled Gaussian by RDP and by PLD), and simpler private learners.
+
+``accounting``: epsilon of T DP-SGD steps by PLD or RDP, the noise multiplier for a target;
+``logistic``: the task (sex from height and weight, polynomial features), the logistic loss, its
+per-example gradients and the non-private fit;
+``dpsgd``: DP-SGD with Poisson subsampling, clipping and its ledger;
 ``dplab.learning.NAME`` re-exports these modules' public names.
 """
 
@@ -8,6 +13,6 @@ from importlib import import_module
 from dplab._namespace import reexport
 
 #: the re-exported modules, foundation first
-MODULES: tuple = ("accounting",)
+MODULES: tuple = ("accounting", "logistic", "dpsgd")
 
 __all__ = reexport(globals(), [import_module(f"dplab.learning.{name}") for name in MODULES])
