@@ -98,7 +98,11 @@ def poisson_batch(n: int, sampling_rate: float, rng: np.random.Generator | int |
     different sampling scheme, with a different privacy analysis."""
     n = check_positive_int(n, "n")
     q = check_probability(sampling_rate, "sampling_rate")
-    return np.flatnonzero(check_rng(rng).random(n) < q)
+    return _poisson(n, q, check_rng(rng))
+
+
+def _poisson(n: int, q: float, rng: np.random.Generator) -> np.ndarray:
+    return np.flatnonzero(rng.random(n) < q)  # each example in independently with probability q
 
 
 def noisy_gradient(gradients: ArrayLike, *, clip: float, noise_multiplier: float, expected_batch_size: float,
@@ -119,10 +123,10 @@ def noisy_gradient(gradients: ArrayLike, *, clip: float, noise_multiplier: float
 def _noisy_gradient(g: np.ndarray, clip: float, sigma: float, size: float, rng: np.random.Generator
                     ) -> np.ndarray:
     z = rng.standard_normal(g.shape[1])
-    total = _clip(g, clip).sum(axis=0)
-    if sigma > 0:
-        total = total + (sigma * clip) * z
-    return total / size
+    mean = _clip(g, clip).sum(axis=0) / size
+    if sigma == 0:
+        return mean
+    return mean + (sigma * clip / size) * z  # N(0, (sigma C)^2) on the sum, then divided by q n
 
 
 def dpsgd_step(weights: ArrayLike, X: ArrayLike, y: ArrayLike, *, noise_multiplier: float, clip: float,
@@ -148,7 +152,7 @@ def _check_run(noise_multiplier, clip, sampling_rate, learning_rate, l2) -> tupl
 
 
 def _step(w, X, y, sigma, clip, q, lr, l2, rng) -> np.ndarray:
-    batch = np.flatnonzero(rng.random(X.shape[0]) < q)
+    batch = _poisson(X.shape[0], q, rng)
     g = _gradients(w, X[batch], y[batch])
     return w - lr * (_noisy_gradient(g, clip, sigma, q * X.shape[0], rng) + l2 * w)
 

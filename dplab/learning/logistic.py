@@ -112,7 +112,7 @@ def _check_labels(y: ArrayLike, n: int, name: str = "y") -> np.ndarray:
     if y.shape != (n,):
         raise ValueError(f"{name} must hold one label per row of X ({n}), got shape {y.shape}")
     if not np.all((y == 0) | (y == 1)):
-        raise ValueError(f"{name} must hold labels 0 or 1, got {name}={y[(y != 0) & (y != 1)][0]!r}")
+        raise ValueError(f"{name} must hold labels 0 or 1, got {name}={y[(y != 0) & (y != 1)][0].item()!r}")
     return y
 
 
