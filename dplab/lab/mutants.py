@@ -87,6 +87,10 @@ _BIN = "dplab/query_release/binary_data.py"
 _PLD = "dplab/_pld.py"
 _SGAUSS = "dplab/mechanisms/subsampled_gaussian.py"
 _LEARNING_ACCOUNTING = "dplab/learning/accounting.py"
+_LOGISTIC = "dplab/learning/logistic.py"
+_DPSGD = "dplab/learning/dpsgd.py"
+_PERTURBATION = "dplab/learning/perturbation.py"
+_MEMBERSHIP = "dplab/learning/membership.py"
 #: slips in the lab's own machinery (the exercise checker, tests/lab/test_exercises.py; the harness of
 #: the "implement it" exercises, tests/lab/test_implement.py; the course commands, tests/lab/test_course.py)
 LAB_MUTANTS = (
@@ -288,6 +292,48 @@ LAB_MUTANTS = (
            "    delta = check_delta(delta, allow_zero=False)\n    return _accountant(accountant)",
            "    return _accountant(accountant)",
            "dpsgd_epsilon passes steps and delta on unchecked: delta = 0 gives inf, steps = 0 is named k"),
+    # the learner of notebook 12 (dplab/learning/: logistic.py, dpsgd.py, perturbation.py, membership.py),
+    # caught by tests/learning/
+    Mutant("learning.task_labels_female", _LOGISTIC, '(table["sex"][order] == "M")',
+           '(table["sex"][order] == "F")', "the task's label 1 given to the girls"),
+    Mutant("learning.gradient_sign", _LOGISTIC, "    return (special.expit(X @ w) - y)[:, None] * X",
+           "    return (y - special.expit(X @ w))[:, None] * X", "the per-example gradient's sign flipped"),
+    Mutant("learning.fit_gradient_no_mean", _LOGISTIC, "grad = X.T @ (special.expit(z) - y) / n + l2 * w",
+           "grad = X.T @ (special.expit(z) - y) + l2 * w",
+           "the fit's gradient summed where the objective averages"),
+    Mutant("learning.clip_by_batch_norm", _DPSGD, '    norms = np.sqrt(np.einsum("ij,ij->i", g, g))',
+           "    norms = np.full(len(g), np.linalg.norm(g))", "every gradient clipped by the batch's norm"),
+    Mutant("learning.noise_on_mean", _DPSGD, "    return mean + (sigma * clip / size) * z",
+           "    return mean + (sigma * clip) * z", "noise of sd sigma C added to the mean, not to the sum"),
+    Mutant("learning.fixed_batch", _DPSGD, "    return np.flatnonzero(rng.random(n) < q)",
+           "    return np.sort(rng.permutation(n)[: round(q * n)])",
+           "a fixed batch of q n examples instead of Poisson subsampling"),
+    Mutant("learning.divide_by_batch_size", _DPSGD, "_noisy_gradient(g, clip, sigma, q * X.shape[0], rng)",
+           "_noisy_gradient(g, clip, sigma, max(len(batch), 1), rng)",
+           "the noised sum divided by the batch's own size, not the expected q n"),
+    Mutant("learning.noise_norm_exponential", _PERTURBATION,
+           "    radius = rng.gamma(dim, 1.0 / beta, size=count)",
+           "    radius = rng.gamma(1.0, 1.0 / beta, size=count)",
+           "the noise's norm drawn Exponential(beta), not Gamma(d, 1/beta)"),
+    Mutant("learning.output_beta_no_half", _PERTURBATION,
+           '    return n * check_positive(l2, "l2") * check_epsilon(epsilon) / 2\n',
+           '    return n * check_positive(l2, "l2") * check_epsilon(epsilon)\n',
+           "output perturbation's beta = n Lambda eps (the argmin's sensitivity taken as 1/(n Lambda))"),
+    Mutant("learning.objective_no_extra_regulariser", _PERTURBATION,
+           "_minimise(X, y, float(l2) + extra, b / n)", "_minimise(X, y, float(l2), b / n)",
+           "objective perturbation without its extra regulariser Delta ||w||^2 / 2"),
+    Mutant("learning.objective_delta_dropped", _PERTURBATION,
+           "    return epsilon / 2, c / (n * math.expm1(epsilon / 4)) - lam",
+           "    return epsilon / 2, 0.0", "objective perturbation's Delta set to 0 when n Lambda is small"),
+    Mutant("learning.roc_sides_swapped", _MEMBERSHIP,
+           "    return likelihood_ratio_roc(membership_scores(model, X_nonmembers, y_nonmembers),",
+           "    return likelihood_ratio_roc(membership_scores(model, X_members, y_members),",
+           "the attack's ROC with the members' scores on the non-members' side too"),
+    Mutant("learning.canary_not_flipped", _MEMBERSHIP, "    flipped = 1.0 - y\n", "    flipped = y\n",
+           "the canary keeps its label: the row the model already fits best"),
+    Mutant("learning.audit_target_missing", _MEMBERSHIP,
+           "    with_target = (np.vstack([X, target_x]), np.append(y, target_y))",
+           "    with_target = (X, y)", "the audit's D' without the target row"),
 )
 
 
