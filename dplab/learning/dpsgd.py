@@ -39,6 +39,7 @@ from dplab._checks import (
     check_probability,
     check_rng,
 )
+from dplab.learning.accounting import dpsgd_epsilon
 from dplab.learning.logistic import LogisticModel, _check_features, _check_labels, _gradients, _weights
 
 __all__ = [
@@ -173,8 +174,6 @@ class DpsgdLedger:
         delta = check_delta(delta, allow_zero=False)
         if self.noise_multiplier == 0:
             return math.inf
-        from dplab.learning.accounting import dpsgd_epsilon
-
         return float(dpsgd_epsilon(self.noise_multiplier, self.sampling_rate, self.steps, delta,
                                    accountant=accountant))
 

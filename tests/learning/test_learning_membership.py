@@ -80,7 +80,8 @@ def test_audit_catches_a_deterministic_learner():
 def test_audit_of_dpsgd_stays_below_its_gaussian_epsilon():
     """q = 1 (no subsampling), T steps: the learner is T adaptive Gaussian mechanisms with sensitivity C
     and noise sigma C, at most as revealing as one Gaussian with noise sigma C / sqrt(T) (Dong, Roth & Su
-    2022, Cor. 3.3). Its exact epsilon(delta) bounds what the audit may certify (at 95%)."""
+    2022, Cor. 3.3). Its exact epsilon(delta) bounds what the audit may certify (at 95%); with q = 1/2,
+    the ledger's accounted epsilon does."""
     X, y = L.sex_task(30, degree=1, rng=7)
     model = L.fit_logistic(X, y, l2=1e-3)
     cx, cy = L.flipped_label_canary(model, X, y)
@@ -91,6 +92,10 @@ def test_audit_of_dpsgd_stays_below_its_gaussian_epsilon():
     bound = Gaussian(1.0, sigma / math.sqrt(steps)).epsilon_at(delta)
     assert result.epsilon_lower <= bound
     assert result.epsilon_lower > 0  # the canary is seen at all
+    # with Poisson subsampling (q = 1/2): below the ledger's accounted epsilon
+    train = L.dpsgd_trainer(noise_multiplier=1.0, clip=1.0, sampling_rate=0.5, steps=steps, learning_rate=1.0)
+    result = L.membership_audit(X, y, cx, cy, train=train, n_runs=400, n_pilot=100, rng=9, delta=delta)
+    assert result.epsilon_lower <= L.DpsgdLedger(1.0, 0.5, steps).epsilon(delta)
 
 
 @pytest.mark.parametrize(("call", "match"), [
