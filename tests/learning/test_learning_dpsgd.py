@@ -68,12 +68,17 @@ def _identity_steps(n: int, q: float, calls: int, seed: int) -> np.ndarray:
                                   learning_rate=1.0, rng=rng) for _ in range(calls)])
 
 
-@pytest.mark.catches("learning.fixed_batch", "learning.divide_by_batch_size")
+@pytest.mark.catches("learning.fixed_batch", "learning.divide_by_batch_size",
+                      "learning.poisson_skip_off_by_one")
 def test_batches_are_poisson():
+    """Batch sizes Binomial(n, q) (mean and variance), each example in at rate q (a z interval per
+    example, Bonferroni over the n), for dpsgd_step's batches and for poisson_batch."""
     n, q, calls = 50, 0.2, 2000
     w = _identity_steps(n, q, calls, seed=4)
     inside = w < 0
     assert np.all(w[inside] == pytest.approx(-0.5 / (q * n)))  # over the expected size q n, not |B|
+    z_each = float(stats.norm.isf(_LEVEL / (2 * n)))
+    assert np.all(np.abs(inside.mean(axis=0) - q) < z_each * math.sqrt(q * (1 - q) / calls))
     sizes = inside.sum(axis=1)
     mean, var = n * q, n * q * (1 - q)  # Binomial(n, q)
     assert abs(sizes.mean() - mean) < _Z * math.sqrt(var / calls)
@@ -81,24 +86,29 @@ def test_batches_are_poisson():
     assert lo < sizes.var(ddof=1) / var < hi
     # poisson_batch itself: the same law
     rng = np.random.default_rng(5)
-    direct = np.array([L.poisson_batch(n, q, rng).size for _ in range(calls)])
+    batches = [L.poisson_batch(n, q, rng) for _ in range(calls)]
+    direct = np.array([b.size for b in batches])
     assert abs(direct.mean() - mean) < _Z * math.sqrt(var / calls)
     assert lo < direct.var(ddof=1) / var < hi
+    rates = np.bincount(np.concatenate(batches), minlength=n) / calls
+    assert np.all(np.abs(rates - q) < z_each * math.sqrt(q * (1 - q) / calls))
+    assert all(np.all(np.diff(b) > 0) for b in batches)  # sorted, no repeats
+    assert np.array_equal(L.poisson_batch(7, 1.0, rng), np.arange(7))
 
 
 @pytest.mark.catches("learning.divide_by_batch_size", "learning.gradient_sign")
 def test_no_noise_no_clipping_is_plain_sgd():
-    """Minibatch SGD written out here, drawing as the docstring says (n uniforms for the batch, then d
-    normals, unused), against dpsgd with sigma = 0 and C = inf."""
+    """Minibatch SGD written out here, drawing as the docstring says (the batch by poisson_batch, whose
+    law the test above checks, then d normals, unused), against dpsgd with sigma = 0 and C = inf."""
     X, y = L.sex_task(300, degree=2, rng=3)
     n, d = X.shape
     q, lr, l2, steps = 0.1, 0.5, 1e-3, 60
     rng, w = np.random.default_rng(9), np.zeros(d)
     for _ in range(steps):
-        batch = rng.random(n) < q
+        batch = L.poisson_batch(n, q, rng)
         rng.standard_normal(d)
         total = np.zeros(d)
-        for i in np.flatnonzero(batch):
+        for i in batch:
             total += (1 / (1 + math.exp(-X[i] @ w)) - y[i]) * X[i]
         w = w - lr * (total / (q * n) + l2 * w)
     model, ledger = L.dpsgd(X, y, noise_multiplier=0.0, clip=math.inf, sampling_rate=q, steps=steps, rng=9,
