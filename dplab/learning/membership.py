@@ -58,8 +58,9 @@ def loss_threshold_roc(model: LogisticModel, X_members: ArrayLike, y_members: Ar
 
 
 def membership_advantage(roc: EmpiricalRoc) -> float:
-    """max_t (TPR(t) - FPR(t)) over the ROC's points: the attacker's advantage over guessing (Yeom et al.
-    2018, Def. 4); an (epsilon, 0)-DP learner keeps it <= (e^eps - 1)/(e^eps + 1) for any one row."""
+    """max_t (TPR(t) - FPR(t)) over the ROC's points: the attacker's membership advantage over guessing
+    (Yeom et al. 2018). For the test about one row over the learner's randomness, (epsilon, 0)-DP gives
+    TPR <= e^eps FPR and 1 - FPR <= e^eps (1 - TPR), hence an advantage <= (e^eps - 1)/(e^eps + 1)."""
     if not isinstance(roc, EmpiricalRoc):
         raise TypeError(f"roc must be an EmpiricalRoc, got roc={roc!r}")
     return float(max(np.max(roc.tpr - roc.alpha), 0.0))
