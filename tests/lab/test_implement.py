@@ -12,7 +12,8 @@ import pytest
 from dplab.lab import implement
 from dplab.lab.registry import all_exercises
 
-IMPLEMENT_IDS = ["01.impl", "02.impl", "04.impl", "05.impl", "06.impl", "07.impl", "09.impl", "10.impl"]
+IMPLEMENT_IDS = ["01.impl", "02.impl", "04.impl", "05.impl", "06.impl", "07.impl", "09.impl", "10.impl",
+                 "11.impl"]
 
 
 def verdict(exercise_id, fn):
@@ -107,6 +108,19 @@ def _rr(keep):
     return _refusing(fn)
 
 
+def _mwem(selection=0.5, signed=False, sign=1.0, divisor=2.0, normalised=True, scale=2.0):
+    def fn(h, a, q, e, rng):
+        h, a, q = (np.asarray(v, dtype=float) for v in (h, a, q))
+        n, error = h.sum(), q @ h - h.sum() * (q @ a)
+        s = error if signed else np.abs(error)
+        w = np.exp(selection * e * (s - s.max()) / 2)
+        i = int(rng.choice(s.size, p=w / w.sum()))
+        m = q[i] @ h + rng.laplace(0.0, scale / e)
+        new = a * np.exp(sign * q[i] * (m - n * (q[i] @ a)) / (divisor * n))
+        return i, float(m), new / new.sum() if normalised else new
+    return _refusing(fn)
+
+
 BUGS = [
     ("01.impl", "scale eps/Delta", _laplace(lambda s, e: e / s), "is the scale Delta/eps"),
     ("01.impl", "Gaussian noise", _laplace(lambda s, e: s / e, noise="gaussian"), "is the noise Laplace"),
@@ -127,6 +141,12 @@ BUGS = [
     ("09.impl", "k stops at n/2", _smooth(k_max=2), "is x_(i) low below 1"),
     ("10.impl", "p and q swapped", _rr(lambda e: 1 / (1 + math.exp(e))), "p and q swapped"),
     ("10.impl", "a fair coin's survey", _rr(lambda e: 0.75), "a fair coin's survey"),
+    ("11.impl", "choice at the whole eps", _mwem(selection=1.0), "the round's whole ε"),
+    ("11.impl", "signed score", _mwem(signed=True), "the score is its absolute value"),
+    ("11.impl", "measurement at the whole eps", _mwem(scale=1.0), "is the noise Lap(2/ε)"),
+    ("11.impl", "update away from the measurement", _mwem(sign=-1.0), "the sign of (m − n q(A)) is flipped"),
+    ("11.impl", "update over n", _mwem(divisor=1.0), "it divides by n, not 2n"),
+    ("11.impl", "not normalised", _mwem(normalised=False), "normalise A"),
 ]
 
 
