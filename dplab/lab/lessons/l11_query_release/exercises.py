@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from dplab import query_release as qr
 from dplab.lab.exercises import Exercise, Mistake
 from dplab.mechanisms import Laplace
 from dplab.mechanisms.laplace import laplace_accuracy_k
@@ -14,6 +15,9 @@ from dplab.mechanisms.laplace import laplace_accuracy_k
 EPS2, T2 = 0.5, 20
 D3 = 14
 D6, N6, EPS6 = 14, 20_000, 1.0
+#: 11.4's students, queries, universe and epsilon; 11.8's eta, samples, rounds, students and delta
+N4, K4, X4, EPS4 = 50_000, 1_000, 2**20, 0.5
+ETA8, S8, T8, N8, DELTA8 = 1.0, 20, 40, 20_000, 1e-6
 #: 11.1's students, queries, epsilon and beta (not the notebook's printed sizes)
 N1, K1, EPS1, BETA1 = 5_000, 200, 0.5, 0.05
 
@@ -27,6 +31,11 @@ def _cell_sd(d: int, n: int, epsilon: float) -> float:
     """The sd of a 1-way marginal cell (a share of n) read off the noisy histogram over 2^d cells: a sum of
     2^(d-1) noises Lap(2/(n eps)) (replace-one), each of variance dplab's Laplace(2/n, eps).mse."""
     return math.sqrt(2 ** (d - 1) * Laplace(2 / n, epsilon).mse())
+
+
+def _bound_at_best() -> float:
+    """11.4's bound at the whole T nearest T*."""
+    return float(qr.mwem_error_bound(N4, K4, X4, EPS4, round(qr.mwem_optimal_rounds(N4, K4, X4, EPS4))))
 
 
 def _weights_gib(bits: int) -> float:
@@ -106,6 +115,47 @@ EXERCISES = sorted([
         ),
         values=lambda: {"cells": 2 ** (D6 - 1), "b": 2 / (N6 * EPS6), "answer": _cell_sd(D6, N6, EPS6),
                         "ratio": math.sqrt(2 ** (D6 - 1))},
+    ),
+    Exercise(
+        "11.4",
+        f"MWEM on n = {N4:,} records, k = {K4:,} counting queries, |X| = 2^20, epsilon = {EPS4:g}. "
+        "HLM12's Theorem 2.2 bounds its max error (counts) by 2n sqrt(ln|X| / T) + 10 T ln(k) / epsilon. "
+        "Which real T minimises this bound?",
+        lambda: qr.mwem_optimal_rounds(N4, K4, X4, EPS4),
+        "Set the derivative in T to zero: one term falls like T^(−1/2), the other grows like T.",
+        "d/dT: −n √(ln|X|) T^(−3/2) + 10 ln k/ε = 0, so T* = (nε √(ln|X|)/(10 ln k))^(2/3) = "
+        "({inner:.1f})^(2/3) = {answer:.1f}; the bound there is {bound:,.0f} records, {share:.0%} of n.",
+        mistakes=(
+            Mistake(lambda: (N4 * EPS4 * math.sqrt(math.log2(X4)) / (10 * math.log2(K4))) ** (2 / 3),
+                    "those are base-2 logarithms; the theorem's are natural."),
+            Mistake(lambda: (N4 * EPS4 * math.sqrt(math.log(X4)) / (10 * math.log(K4))) ** 2,
+                    "the exponent: solving n √(ln|X|) T^(−3/2) = 10 ln k/ε for T gives the power 2/3."),
+        ),
+        values=lambda: {"inner": N4 * EPS4 * math.sqrt(math.log(X4)) / (10 * math.log(K4)),
+                        "answer": qr.mwem_optimal_rounds(N4, K4, X4, EPS4),
+                        "bound": _bound_at_best(), "share": _bound_at_best() / N4},
+    ),
+    Exercise(
+        "11.8",
+        f"DualQuery with eta = {ETA8:g}, s = {S8} queries sampled per round, T = {T8} rounds, n = {N8:,} "
+        "records. Each draw of round t is the exponential mechanism at eps_t = 2 eta (t - 1)/n; GAHRW14 "
+        "compose the s (T - 1) draws at the largest, eps_0, by advanced composition. What epsilon at "
+        "delta = 1e-6?",
+        lambda: qr.dual_query_epsilon(ETA8, S8, T8, N8, DELTA8),
+        "ε = ε₀ √(2m ln(1/δ)) + m ε₀ (e^ε₀ − 1) for m draws of ε₀ each; round 1 samples uniformly.",
+        "ε₀ = 2η(T − 1)/n = {e0:.5f}; m = s(T − 1) = {m} draws; ε = ε₀ √(2m ln(1/δ)) + m ε₀ (e^ε₀ − 1) = "
+        "{answer:.4f}.",
+        sig_figs=3,
+        mistakes=(
+            Mistake(lambda: qr.dual_query_pure_epsilon(ETA8, S8, T8, N8),
+                    "that is basic composition, Σ_t s ε_t: the paper's statement is advanced composition."),
+            Mistake(lambda: (2 * ETA8 * T8 / N8) * math.sqrt(2 * S8 * T8 * math.log(1 / DELTA8))
+                    + S8 * T8 * (2 * ETA8 * T8 / N8) * math.expm1(2 * ETA8 * T8 / N8),
+                    "that counts T rounds of draws at 2ηT/n; round 1 is uniform (free) and round t's draws "
+                    "pay 2η(t − 1)/n."),
+        ),
+        values=lambda: {"e0": 2 * ETA8 * (T8 - 1) / N8, "m": S8 * (T8 - 1),
+                        "answer": qr.dual_query_epsilon(ETA8, S8, T8, N8, DELTA8)},
     ),
     Exercise(
         "11.5",
