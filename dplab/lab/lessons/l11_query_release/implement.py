@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from dplab import query_release as qr
 from dplab.lab import implement
 from dplab.lab.exercises import Exercise
 from dplab.mechanisms.exponential import exponential_probabilities
@@ -43,12 +44,9 @@ def mwem_round(histogram, distribution, queries, epsilon, rng):
 
 def expected_update(i: int, m: float, distribution: np.ndarray = DISTRIBUTION, n: float = HISTOGRAM.sum()
                     ) -> np.ndarray:
-    """HLM12's update after measuring query i as m: A(x) exp(q_i(x) (m - n q_i(A)) / (2n)), normalised
-    (scipy.special.softmax of the log weights)."""
-    from scipy.special import softmax
-
-    q = QUERIES[i]
-    return softmax(np.log(distribution) + q * (m - n * (q @ distribution)) / (2 * n))
+    """HLM12's update after measuring query i as m, by dplab.query_release.mwem_update on the weights n A:
+    A(x) exp(q_i(x) (m - n q_i(A)) / (2n)), normalised."""
+    return qr.mwem_update(n * distribution, QUERIES[i], m, n) / n
 
 
 def _rounds(fn, histogram: np.ndarray, n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -10,15 +10,8 @@ _MWEM = "dplab/query_release/mwem.py"
 MUTANTS = (
     Mutant("qr.l11_laplace_eps_per_answer", _BASE, "    return epsilon / k\n", "    return epsilon\n",
            "Laplace on every answer gives each of the k answers the whole epsilon (no composition)"),
-    Mutant("qr.l11_histogram_add_remove", _BASE, 'project: bool = True, neighbours: str = "replace"',
-           'project: bool = True, neighbours: str = "add_remove"',
-           "the noisy histogram at sensitivity 1 (add/remove) although n is public (replace-one: 2)"),
     Mutant("qr.l11_mwem_select_monotone", _MWEM,
            "select, measure = ExponentialMechanism(1.0, step), Laplace(1.0, step)",
            "select, measure = ExponentialMechanism(1.0, step, True), Laplace(1.0, step)",
            "MWEM's score taken as monotone: the exponential mechanism at eps s/Delta, not eps s/(2 Delta)"),
-    Mutant("qr.l11_mwem_step_eps_over_t", _MWEM,
-           '    return check_epsilon(epsilon) / (2 * check_positive_int(rounds, "rounds"))',
-           '    return check_epsilon(epsilon) / check_positive_int(rounds, "rounds")',
-           "each of MWEM's 2T steps at eps/T: the run spends 2 eps"),
 )

@@ -219,7 +219,7 @@ def _release(method: str, bits: int, epsilon: float, rng: np.random.Generator) -
         return w.matvec(nm.net_mechanism(h, dense, epsilon, m=NET_M, rng=rng).histogram) / NET_M
     solver = "enumerate" if bits <= 12 else "milp"
     synthetic = qr.dual_query(qr.yrbss_records(bits), conj, epsilon, DELTA, best_response=solver, rng=rng)
-    return qr.conjunction_answers(synthetic.records, conj)
+    return qr.answers_on_records(synthetic.records, conj)
 
 
 @cached(maxsize=128)
@@ -255,21 +255,21 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   "Σ_q 2 m_q (2/ε)², m_q the cells q sums", "Roth11", where + ", no projection", expected_sq,
                   "=",
                   interval=lambda c: mean_ci(histogram_squared_errors(seed=seed), c),
-                  catches="qr.l11_histogram_add_remove: sensitivity 1 with n public"),
+                  catches="qr.histogram_sensitivity: sensitivity 1 with n public"),
         ReportRow("11.mwem_first_choice", "MWEM's first choice: Pr[worst query] = softmax(ε/(2T) · |q(A₀) − "
                   "q(B)| / 2) at A₀ uniform", "Gaboardi17",
                   f"|X| = 2^{PANEL_BITS}, k = {w8.shape[0]}, T = 1, ε = {CHOICE_EPSILON:g}; {CHOICE_RUNS} "
                   "runs", float(p[top]), "=",
                   interval=lambda c: proportion_ci(int(np.sum(chosen == top)), CHOICE_RUNS, c),
-                  catches="qr.l11_mwem_select_monotone, qr.l11_mwem_step_eps_over_t: a choice at 2ε/(2T)"),
+                  catches="qr.l11_mwem_select_monotone, qr.round_epsilon: a choice at 2ε/(2T)"),
         ReportRow("11.mwem_measurement", "MWEM's measurements: E(m − q(B))² = 2 (2T/ε)² (Lap(2T/ε) on "
                   "counts)", "Gaboardi17", f"|X| = 2^{PANEL_BITS}, T = {MEASURE_ROUNDS}, ε = {EPSILON:g}; "
                   f"{MEASURE_RUNS} runs", 2 * (2 * MEASURE_ROUNDS / EPSILON) ** 2, "=",
                   interval=lambda c: mean_ci(noise**2, c),
-                  catches="qr.l11_mwem_step_eps_over_t: each step at ε/T"),
+                  catches="qr.round_epsilon, qr.laplace_sensitivity: each step at ε/T; Lap(2 · 2T/ε)"),
         ReportRow("11.mwem_ledger", "MWEM's budget recomputed from its ledger's noise scales (Δ/b per step) "
                   "sums to ε", "Gaboardi17", f"T = {MEASURE_ROUNDS}, ε = {EPSILON:g}", EPSILON, "exact",
-                  value=ledger_epsilon(run), catches="qr.l11_mwem_step_eps_over_t: each step at ε/T"),
+                  value=ledger_epsilon(run), catches="qr.round_epsilon: each step at ε/T"),
         ReportRow("11.dq_best_response", "DualQuery's best response: the integer program's value = the "
                   "enumeration's (max |gap|)", "Gaboardi17",
                   f"{DQ_INSTANCES} random sets of {DQ_SAMPLES} signed 1- and 2-way marginals, d = {DQ_BITS}",
