@@ -174,8 +174,8 @@ class WinnerView:
         self.ax.set_title(f"|X| = 2^{bits}, n = 12,579, ε = {eps:.3g}")
         best = [f"k = {k:,}: {min(bounds, key=lambda m, i=i: np.nan_to_num(bounds[m][i], nan=np.inf))}"
                 for i, k in enumerate(lesson.KS) if k in (10, 1000, 10**6)]
-        return f"Smallest bound at ε = {eps:.3g}, |X| = 2^{bits}: " + "; ".join(best) + "." + w.promise(
-            epsilon=eps)
+        return (f"Smallest bound at ε = {eps:.3g}, |X| = 2^{bits}: " + "; ".join(best) + "."
+                + w.promise(epsilon=eps, label="What the ε-DP methods promise"))
 
 
 WINNER_PANEL = w.ViewPanel(WinnerView, lambda: {
