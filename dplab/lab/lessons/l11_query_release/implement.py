@@ -4,6 +4,8 @@ mechanisms (dplab/lab/implement.py): the law of the chosen query, the law of its
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from scipy import stats
 
@@ -23,7 +25,9 @@ QUERIES = np.array([[(x >> (2 - a)) & 1 == v for x in range(8)] for a in range(3
                    dtype=float)
 #: one round's budget: half chooses the query, half measures it
 EPSILON = 0.5
-N = implement.PER_SIDE  # rounds on each of D and D' (20,000 in all with the rng check's calls)
+#: rounds checked for the update first, then rounds on each of D and D' (20,000 in all with the rng check's)
+UPDATE_ROUNDS = 200
+N = implement.PER_SIDE - UPDATE_ROUNDS // 2
 
 
 def mwem_round(histogram, distribution, queries, epsilon, rng):
@@ -71,50 +75,24 @@ def _rounds(fn, histogram: np.ndarray, n: int, seed: int) -> tuple[np.ndarray, n
 
 def check_mwem_round(fn) -> tuple[bool, str]:
     """The student's ``fn(histogram, distribution, queries, epsilon, rng)``: refuses epsilon <= 0, draws
-    from its rng; its choices on D and D' follow dplab's exponential_probabilities at epsilon/2 on the scores
-    |q(h) - n q(A)|, its measurements are the chosen answers plus Lap(2/epsilon), its update is HLM12's, and
-    an audit of the choices on D and D' certifies no more than epsilon; 7 statistical checks (two laws of the
-    choices, four tests of the measurements' law, the audit) at a family error of 0.001."""
+    from its rng; its update is HLM12's (on UPDATE_ROUNDS rounds, first: a wrong update is told at once);
+    its choices on D and D' follow dplab's exponential_probabilities at epsilon/2 on the scores
+    |q(h) - n q(A)|, its measurements on D are the chosen answers plus Lap(2/epsilon), and an audit of the
+    choices on D and D' certifies no more than epsilon; 7 statistical checks (two laws of the choices, four
+    tests of the measurements' law, the audit) at a family error of 0.001."""
     confidence = bonferroni_confidence(4 + 3, implement.FAMILY_ERROR)
     drawn: dict[str, tuple] = {}
     n = HISTOGRAM.sum()
 
-    def law(fn):
-        for name, h in (("D", HISTOGRAM), ("D'", NEIGHBOUR)):
-            drawn[name] = _rounds(fn, h, N, implement.SEED + len(drawn))
-            signed = QUERIES @ h - n * (QUERIES @ DISTRIBUTION)
-            scores = np.abs(signed)
-            implement.discrete_law(
-                drawn[name][0], tuple(range(len(QUERIES))),
-                exponential_probabilities(scores, 1.0, EPSILON / 2),
-                f"your choices on {name}", confidence=confidence,
-                hint="is Pr[i] proportional to exp((ε/2) s_i / 2), s_i = |q_i(h) − n q_i(A)|?",
-                mistakes=[(exponential_probabilities(scores, 1.0, EPSILON),
-                           "they fit the exponential mechanism at the round's whole ε: the choice gets ε/2, "
-                           "the measurement the other half"),
-                          (exponential_probabilities(signed, 1.0, EPSILON / 2),
-                           "they fit the signed error q(h) − n q(A): the score is its absolute value")])
-        return "your choices follow the exponential mechanism at ε/2 on D and D'"
-
-    def measurement(fn):
-        noise = np.concatenate([m - QUERIES[i] @ h for (i, m, _), h in
-                                ((drawn["D"], HISTOGRAM), (drawn["D'"], NEIGHBOUR))])
-        return implement.continuous_law(
-            noise, stats.laplace(0.0, 2 / EPSILON), "your measurements minus the chosen query's true answer",
-            scale_hint="is the noise Lap(2/ε), the measurement's half of the round's budget?",
-            shape_hint="is the noise Laplace, added to the chosen query's true answer q_i(h)?",
-            confidence=confidence)
-
     def update(fn):
-        i, m, a = drawn["D"]
+        i, m, a = _rounds(fn, HISTOGRAM, UPDATE_ROUNDS, implement.SEED + 9)
         sums = a.sum(axis=1)
         if not np.allclose(sums, 1.0):
             raise implement.Wrong(f"your new distributions sum to {sums[0]:.4g}, not 1: normalise A after "
                                   "the update")
-        expected = np.array([expected_update(int(j), float(v))
-                             for j, v in zip(i[:200], m[:200], strict=True)])
-        worst = int(np.argmax(np.abs(a[:200] - expected).max(axis=1)))
-        if not np.allclose(a[:200], expected, rtol=1e-6, atol=1e-9):
+        expected = np.array([expected_update(int(j), float(v)) for j, v in zip(i, m, strict=True)])
+        worst = int(np.argmax(np.abs(a - expected).max(axis=1)))
+        if not np.allclose(a, expected, rtol=1e-6, atol=1e-9):
             j, v = int(i[worst]), float(m[worst])
             synthetic = n * (QUERIES[j] @ DISTRIBUTION)  # n q_j(A)
             flipped = expected_update(j, 2 * synthetic - v)
@@ -128,20 +106,45 @@ def check_mwem_round(fn) -> tuple[bool, str]:
                                   f"where {want} was expected: {why}")
         return "your update is HLM12's multiplicative weights"
 
+    def choices(name: str, h: np.ndarray) -> Callable:
+        def law(fn):
+            drawn[name] = _rounds(fn, h, N, implement.SEED + len(drawn))
+            signed = QUERIES @ h - n * (QUERIES @ DISTRIBUTION)
+            implement.discrete_law(
+                drawn[name][0], tuple(range(len(QUERIES))),
+                exponential_probabilities(np.abs(signed), 1.0, EPSILON / 2),
+                f"your choices on {name}", confidence=confidence,
+                hint="is Pr[i] proportional to exp((ε/2) s_i / 2), s_i = |q_i(h) − n q_i(A)|?",
+                mistakes=[(exponential_probabilities(np.abs(signed), 1.0, EPSILON),
+                           "they fit the exponential mechanism at the round's whole ε: the choice gets ε/2, "
+                           "the measurement the other half"),
+                          (exponential_probabilities(signed, 1.0, EPSILON / 2),
+                           "they fit the signed error q(h) − n q(A): the score is its absolute value")])
+            return f"your choices on {name} follow the exponential mechanism at ε/2"
+        return law
+
+    def measurement(fn):
+        i, m, _ = drawn["D"]
+        return implement.continuous_law(
+            m - QUERIES[i] @ HISTOGRAM, stats.laplace(0.0, 2 / EPSILON),
+            "your measurements minus the chosen query's true answer",
+            scale_hint="is the noise Lap(2/ε), the measurement's half of the round's budget?",
+            shape_hint="is the noise Laplace, added to the chosen query's true answer q_i(h)?",
+            confidence=confidence)
+
     def privacy(fn):
         return implement.audit(drawn["D"][0], drawn["D'"][0], EPSILON, "the neighbours D and D'",
                                confidence=confidence)
 
-    def measured(fn):
-        return lambda *args: fn(*args)[1]
-
     def rng_check(fn):
-        return implement.uses_rng((HISTOGRAM, DISTRIBUTION, QUERIES, EPSILON), kind="number")(measured(fn))
+        measured = lambda *args: fn(*args)[1]  # noqa: E731 - the measurement depends on every draw
+        return implement.uses_rng((HISTOGRAM, DISTRIBUTION, QUERIES, EPSILON), kind="number")(measured)
 
     bad = (HISTOGRAM, DISTRIBUTION, QUERIES)
     return implement.run(fn, implement.refuses((*bad, 0.0, np.random.default_rng(0)),
                                                (*bad, -1.0, np.random.default_rng(0))),
-                         rng_check, law, measurement, update, privacy)
+                         rng_check, update, choices("D", HISTOGRAM), measurement, choices("D'", NEIGHBOUR),
+                         privacy)
 
 
 EXERCISES = [
