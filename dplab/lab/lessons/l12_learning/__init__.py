@@ -1,0 +1,1 @@
+"""Lesson 12, learning with differential privacy (``notebooks/12_learning.ipynb``)."""
