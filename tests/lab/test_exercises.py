@@ -214,7 +214,7 @@ def test_each_worked_solution_arrives_at_the_computed_answer():
 
 
 #: the notebooks with an "implement it" exercise (03 and 08 have none: notebooks/TEACHING.md says why)
-IMPLEMENT = {"01", "02", "04", "05", "06", "07", "09", "10", "11"}
+IMPLEMENT = {"01", "02", "04", "05", "06", "07", "09", "10", "11", "12"}
 NOTEBOOKS = sorted({i.split(".")[0] for i in all_exercises()})
 
 

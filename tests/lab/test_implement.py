@@ -13,7 +13,7 @@ from dplab.lab import implement
 from dplab.lab.registry import all_exercises
 
 IMPLEMENT_IDS = ["01.impl", "02.impl", "04.impl", "05.impl", "06.impl", "07.impl", "09.impl", "10.impl",
-                 "11.impl"]
+                 "11.impl", "12.impl"]
 
 
 def verdict(exercise_id, fn):
@@ -102,6 +102,17 @@ def _smooth(factor=True, k_max=None):
     return _refusing(fn, at=-1)
 
 
+def _noisy_sum(clip_rows=True, whole=False, noise_clip=True):
+    def fn(g, clip, sigma, rng):
+        g = np.asarray(g, dtype=float)
+        if whole:
+            g = g * min(1.0, clip / np.linalg.norm(g))
+        elif clip_rows:
+            g = g * np.minimum(1.0, clip / np.linalg.norm(g, axis=1))[:, None]
+        return g.sum(axis=0) + sigma * (clip if noise_clip else 1.0) * rng.standard_normal(g.shape[1])
+    return _refusing(fn, at=1)
+
+
 def _rr(keep):
     def fn(bit, epsilon, rng):
         return bit if rng.random() < keep(epsilon) else 1 - bit
@@ -147,6 +158,10 @@ BUGS = [
     ("11.impl", "update away from the measurement", _mwem(sign=-1.0), "the sign of (m − n q(A)) is flipped"),
     ("11.impl", "update over n", _mwem(divisor=1.0), "it divides by n, not 2n"),
     ("11.impl", "not normalised", _mwem(normalised=False), "normalise A"),
+    ("12.impl", "no clipping", _noisy_sum(clip_rows=False), "the rows were not clipped"),
+    ("12.impl", "clipped as one vector", _noisy_sum(whole=True), "clip each row by its own norm"),
+    ("12.impl", "noise sigma, not sigma C", _noisy_sum(noise_clip=False), "is the noise's standard deviation "
+                                                                          "σC"),
 ]
 
 

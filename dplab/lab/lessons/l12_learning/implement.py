@@ -1,0 +1,142 @@
+"""Lesson 12's "implement it" exercise: DP-SGD's private core, one clipped and noised sum of per-example
+gradients, written by the student and checked by ``dplab.check("12.impl", fn)`` the way the lab checks its
+own (dplab/lab/implement.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from dplab import learning
+from dplab.lab import implement
+from dplab.lab.exercises import Exercise
+from dplab.mechanisms import Gaussian
+from dplab.simulate import bonferroni_confidence, mean_ci
+
+#: the exercise's clipping norm and noise multiplier; its per-example gradients: ROWS rows of a fixed
+#: pattern (norms 0.2 to 1.2, so some are clipped and some not), and the neighbour's extra row (norm 10)
+CLIP, SIGMA, ROWS = 0.5, 1.0, 12
+N = implement.PER_SIDE  # releases on each of the two neighbours (20,000 in all with the rng check's calls)
+DELTA = 1e-5
+
+
+def gradients() -> np.ndarray:
+    """The exercise's batch: ROWS per-example gradients in 3 dimensions, norms from 0.2 to 1.2."""
+    angles = np.linspace(0.3, 5.9, ROWS)
+    norms = np.linspace(0.2, 1.2, ROWS)
+    return np.column_stack([norms * np.cos(angles), norms * np.sin(angles), 0.1 * norms])
+
+
+def neighbour() -> np.ndarray:
+    """The batch with one more student whose gradient is huge (norm 10, along the last axis)."""
+    return np.vstack([gradients(), [0.0, 0.0, 10.0]])
+
+
+def noisy_sum(gradients, clip, noise_multiplier, rng):
+    """One private step's release: each row clipped to norm clip, summed, plus N(0, (noise_multiplier clip)^2)
+    in every coordinate."""
+    if not clip > 0 or not noise_multiplier > 0:
+        raise ValueError(
+            f"clip and noise_multiplier must be > 0, got clip={clip}, noise_multiplier={noise_multiplier}"
+        )
+    g = np.asarray(gradients, dtype=float)
+    norms = np.linalg.norm(g, axis=1)
+    clipped = g * np.minimum(1.0, clip / np.maximum(norms, 1e-300))[:, None]
+    return clipped.sum(axis=0) + noise_multiplier * clip * rng.standard_normal(g.shape[1])
+
+
+def _clipping_mistakes(x: np.ndarray, batch: np.ndarray, centre: float, name: str, confidence: float) -> None:
+    """Wrong, naming the mistake, when the releases' centre is not the clipped sum's but fits the sum clipped
+    as one vector (by the batch's norm) or not clipped at all."""
+    ci = mean_ci(x, confidence)
+    if ci.contains(centre):
+        return
+    whole = batch * min(1.0, CLIP / np.linalg.norm(batch))
+    for sum_, mistake in (
+        (batch.sum(axis=0)[-1], "the rows were not clipped"),
+        (whole.sum(axis=0)[-1], "the batch was clipped as one vector: clip each row by its own norm"),
+    ):
+        if ci.contains(sum_):
+            raise implement.Wrong(
+                f"your releases' last coordinate on the {name} are centred at {x.mean():.4g}, "
+                f"where the clipped sum is {centre:.4g}: {mistake}"
+            )
+
+
+def check_noisy_sum(fn) -> tuple[bool, str]:
+    """The student's ``fn(gradients, clip, noise_multiplier, rng)``: refuses clip <= 0, draws from its rng,
+    releases N(sum of clipped rows, (sigma C)^2) per coordinate on the batch and on its neighbour (the last
+    coordinate: shape, centre, sd, law; dplab.learning.clip_gradients gives the centre), and an audit on the
+    pair certifies no more than the Gaussian's epsilon at delta = 1e-5; 9 checks at a family error 0.001."""
+    confidence = bonferroni_confidence(9, implement.FAMILY_ERROR)
+    hints = dict(
+        scale_hint="is the noise's standard deviation σC, added once to the sum (not σ, not divided by "
+        "the batch size)?",
+        shape_hint="is the noise Gaussian (rng.standard_normal or rng.normal)?",
+        confidence=confidence,
+    )
+    drawn = {}
+
+    def law(fn):
+        said = []
+        for name, batch in (("batch", gradients()), ("neighbour", neighbour())):
+            drawn[name] = implement.releases(fn, (batch, CLIP, SIGMA), N, kind=batch.shape[1])[:, -1]
+            centre = float(learning.clip_gradients(batch, CLIP).sum(axis=0)[-1])
+            _clipping_mistakes(drawn[name], batch, centre, name, confidence)
+            said.append(
+                implement.continuous_law(
+                    drawn[name],
+                    stats.norm(centre, SIGMA * CLIP),
+                    f"your releases' last coordinate on the {name}",
+                    **hints,
+                )
+            )
+        return said[0]
+
+    def privacy(fn):
+        epsilon = float(f"{Gaussian(CLIP, SIGMA * CLIP).epsilon_at(DELTA):.3g}")  # rounded: 4.38
+        return implement.audit(
+            drawn["batch"],
+            drawn["neighbour"],
+            epsilon,
+            "the batch and the batch with one more student",
+            confidence=confidence,
+        )
+
+    return implement.run(
+        fn,
+        implement.refuses(
+            (gradients(), 0.0, SIGMA, np.random.default_rng(0)),
+            (gradients(), -1.0, SIGMA, np.random.default_rng(0)),
+            what="clip <= 0",
+        ),
+        implement.uses_rng((gradients(), CLIP, SIGMA), kind=3),
+        law,
+        privacy,
+    )
+
+
+EXERCISES = [
+    Exercise(
+        "12.impl",
+        "Implement DP-SGD's private core: noisy_sum(gradients, clip, noise_multiplier, rng) takes "
+        "an (n, d) array of per-example gradients (one row per student), clips each row to norm at most "
+        "clip, sums the rows and adds Gaussian noise of standard deviation noise_multiplier * clip to each "
+        "of the d coordinates, drawn from the numpy Generator rng; clip <= 0 raises ValueError. The check "
+        f"calls it 20,000 times (C = {CLIP:g}, sigma = {SIGMA:g}, a batch of {ROWS} rows and the same batch "
+        "with one more student), tests the law of the releases and audits their privacy.",
+        lambda: noisy_sum,
+        "Clip each row by its own norm: g * min(1, C/||g||); one noise vector per call, of d standard "
+        "normals times σC.",
+        "Check clip first, then norms = np.linalg.norm(g, axis=1), clipped = g * np.minimum(1, C / norms)"
+        "[:, None], and return clipped.sum(axis=0) + σ C rng.standard_normal(d). One student moves the sum "
+        "by at most C, so the noise σC makes the release a Gaussian mechanism with μ = 1/σ = {mu:g}: "
+        "(ε, δ)-DP with ε = {epsilon:.3g} at δ = {delta:g}; the audit checks that no more shows.",
+        implement=check_noisy_sum,
+        values=lambda: {
+            "mu": 1 / SIGMA,
+            "delta": DELTA,
+            "epsilon": Gaussian(CLIP, SIGMA * CLIP).epsilon_at(DELTA),
+        },
+    )
+]
