@@ -30,8 +30,7 @@ LEVEL = bonferroni_confidence(N_INTERVALS, family_error=0.01)  #: each interval'
 LEAK_DEGREES, LEAK_L2, LEAK_NS = (1, 6), 1e-4, (50, 100, 200, 400, 800)
 #: training sets drawn per n (each a fresh uniform subset), and non-members scored per training set
 LEAK_FITS, LEAK_OUTSIDE = 20, 2000
-#: the training-set sizes of the ROC figure
-ROC_NS = (50, 200, 800)
+ROC_NS = (50, 200, 800)  #: the training-set sizes of the ROC figure
 
 
 @cached(maxsize=16)
@@ -117,9 +116,10 @@ def batch_sizes(steps: int = NOISE_DRAWS, seed: int = SEED) -> np.ndarray:
 
 
 def noise_theory() -> tuple[np.ndarray, float]:
-    """(mean, variance per coordinate) of section 2's gradient estimate: clipped sum / (q n), (σC/(q n))²."""
-    size = STEP_RATE * TRAIN
-    clipped = learning.clip_gradients(step_batch(), STEP_CLIP)
+    """(mean, variance per coordinate) of section 2's gradient estimate: the sum of the rows, each clipped to
+    C here in numpy (not by the library under test), over q n, and (σC/(q n))²."""
+    g, size = step_batch(), STEP_RATE * TRAIN
+    clipped = g * np.minimum(1.0, STEP_CLIP / np.linalg.norm(g, axis=1))[:, None]
     return clipped.sum(axis=0) / size, (STEP_SIGMA * STEP_CLIP / size) ** 2
 
 
