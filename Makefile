@@ -59,7 +59,7 @@ optimise: $(VENV)/.lab-installed
 	$(PY) -m dplab optimise
 
 notebooks: $(VENV)/.test-installed
-	DPLAB_PROGRESS=0 DPLAB_PROJECTOR=0 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+	$(ONE_THREAD) DPLAB_PROGRESS=0 DPLAB_PROJECTOR=0 $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
 	$(BIN)/nbstripout --keep-output --keep-count --extra-keys "metadata.widgets" notebooks/*.ipynb
 	$(PY) -m dplab stamp notebooks/*.ipynb
 

@@ -107,7 +107,7 @@ def figure_who_wins():
 class MWEMView:
     """HLM12's bound against T at the chosen eps, and one MWEM run at (eps, T) on the 300 queries over
     |X| = 2^8 (its max and mean error, left; its synthetic height distribution over the true one, right).
-    The run draws from a Generator seeded by the panel's seed: a drag reuses the seed's draws."""
+    The run draws from a Generator seeded by the panel's seed: a drag reuses the same draws."""
 
     def __init__(self):
         self.fig, (ax, ax_h) = new_figure(2, width=4.6, height=3.8)
