@@ -77,7 +77,7 @@ def figure_oracles():
         for name in lesson.ORACLES:
             sd = [math.sqrt(local.frequency_oracle_variance(name, eps, int(d), n)) for d in DS]
             ax.plot(DS, sd, color=ORACLE_COLORS[name], lw=1.5, ls=ORACLE_STYLES[name],
-                    label=lesson.ORACLE_NAMES[name])
+                    zorder=3 if name == "oue" else 2, label=lesson.ORACLE_NAMES[name])
         cross = 3 * math.exp(eps) + 2
         ax.axvline(cross, color="0.5", ls=":", lw=1, label=f"3e^ε + 2 = {cross:.1f}")
         ax.set(xscale="log", yscale="log", xlabel="d values", ylabel="sd of an estimated frequency (f = 0)",
@@ -165,7 +165,7 @@ class OracleView:
         self.ax, self.lines = ax, {}
         for name in lesson.ORACLES:
             (self.lines[name],) = ax.plot(PANEL_GRID, PANEL_GRID * 0.0 + 1, color=ORACLE_COLORS[name], lw=1.2,
-                                          ls=ORACLE_STYLES[name],
+                                          ls=ORACLE_STYLES[name], zorder=3 if name == "oue" else 2,
                                           label=lesson.ORACLE_NAMES[name])
         self.cross = ax.axvline(10, color="0.5", ls=":", lw=1, label="3e^ε + 2: k-RR wins left of it")
         self.here = here_marker(ax, 10, 0.1, f"simulated ({PANEL_TRIALS} runs)")
