@@ -206,6 +206,8 @@ LAB_MUTANTS = (
     Mutant("qr.histogram_sensitivity", _QR_BASELINES, 'project: bool = True, neighbours: str = "replace"',
            'project: bool = True, neighbours: str = "add_remove"',
            "the noisy histogram at sensitivity 1 although its projection makes n public (replace-one: 2)"),
+    Mutant("qr.laplace_bound_union", _QR_BASELINES, "b * np.log(ks / beta)", "b * np.log(1 / beta)",
+           "Laplace on every answer's max-error bound without the union bound over the k answers"),
     # DualQuery (dplab/query_release/dual_query.py, best_response.py, binary_data.py), caught by
     # tests/query_release/test_dualq_*.py
     Mutant("qr.dq_mw_sign", _DQ, "    return rounds_done * signed_truth - synthetic_sum\n",
@@ -225,6 +227,8 @@ LAB_MUTANTS = (
            "T rounded up from the real root: more than the target"),
     Mutant("qr.dq_default_enumerates", _DQ, '    best_response: str = "milp",\n',
            '    best_response: str = "enumerate",\n', "the default best response enumerates X"),
+    Mutant("qr.dq_pld_grid", _DQ, "PLDAccountant(step=2 * eta / n)", "PLDAccountant()",
+           "DualQuery's PLD on the generic 1e-4 grid: every eps_t rounded up, above the zCDP bound"),
     Mutant("qr.dq_milp_negation", _BR, "        if i < k:  # y_j <= x_a", "        if True:  # y_j <= x_a",
            "a negated conjunction given the conjunction's inequality in the integer program"),
     Mutant("qr.dq_records_check", _BR, "    bad = np.flatnonzero((x != 0) & (x != 1))\n",

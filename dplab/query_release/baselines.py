@@ -22,7 +22,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from dplab._checks import as_result, check_delta, check_epsilon, check_positive, check_positive_int, check_rng
+from dplab._checks import (
+    as_result,
+    check_beta,
+    check_delta,
+    check_epsilon,
+    check_positive,
+    check_positive_int,
+    check_rng,
+)
 from dplab.accounting.advanced import advanced_composition_per_step
 from dplab.mechanisms.laplace import Laplace
 from dplab.sensitivity import histogram_sensitivity
@@ -31,6 +39,7 @@ __all__ = [
     "COMPOSITIONS",
     "laplace_answers",
     "laplace_answers_expected_errors",
+    "laplace_answers_max_error_bound",
     "laplace_per_answer",
     "noisy_histogram",
     "noisy_histogram_expected_squared_errors",
@@ -75,6 +84,20 @@ def laplace_answers_expected_errors(k: ArrayLike, epsilon: float, composition: s
     harmonic = special.digamma(ks + 1.0) + np.euler_gamma
     shape = np.shape(k)
     return as_result((b * harmonic).reshape(shape)), as_result(b.reshape(shape))
+
+
+def laplace_answers_max_error_bound(k: ArrayLike, epsilon: float, beta: float, composition: str = "basic",
+                                    delta: float | None = None) -> float | np.ndarray:
+    """alpha (counts) with Pr[max error of :func:`laplace_answers` > alpha] <= beta: b ln(k/beta), the
+    union bound over the k tails Pr[|Lap(b)| > alpha] = e^(-alpha/b) ([Roth11] Theorem 3) at the scale b
+    of :func:`laplace_per_answer`, the one the mechanism uses. With "advanced" that is 1/eps_0, eps_0 the
+    root of DRV's eps_0 sqrt(2k ln(1/delta)) + k eps_0 (e^eps_0 - 1) = eps: about sqrt(2k ln(1/delta))/eps,
+    half the scale sqrt(8k ln(1/delta))/eps of [Roth11]'s corollary (:func:`dplab.laplace_accuracy_k`),
+    and defined for any eps. ``k`` may be an array (a curve over k)."""
+    ks = np.atleast_1d(check_positive_int(k, "k", array_ok=True))
+    beta = check_beta(beta)
+    b = np.array([laplace_per_answer(int(m), epsilon, composition, delta).scale for m in ks])
+    return as_result((b * np.log(ks / beta)).reshape(np.shape(k)))
 
 
 def laplace_answers(answers: ArrayLike, epsilon: float, rng: np.random.Generator | int | None = None, *,

@@ -44,6 +44,10 @@ from dplab._checks import (
     check_positive_int,
     check_rng,
 )
+from dplab.accounting.advanced import AdvancedAccountant
+from dplab.accounting.composition import BasicAccountant
+from dplab.accounting.pld import PLDAccountant
+from dplab.accounting.zcdp import ZCDPAccountant
 from dplab.mechanisms.exponential import ExponentialMechanism
 from dplab.query_release.best_response import (
     BEST_RESPONSES,
@@ -53,12 +57,14 @@ from dplab.query_release.best_response import (
     check_records,
     signed_answers,
 )
+from dplab.query_release.mwem import mwem_privacy
 
 __all__ = [
     "DualQueryResult",
     "dual_query",
     "dual_query_distribution",
     "dual_query_epsilon",
+    "dual_query_privacy",
     "dual_query_pure_epsilon",
     "dual_query_rounds",
     "dual_query_samples",
@@ -106,6 +112,21 @@ def dual_query_steps(eta: float, samples: int, rounds: int,
     n = check_positive_int(n, "n")
     return tuple((ExponentialMechanism(sensitivity=(t - 1) / n, epsilon=2 * eta * (t - 1) / n), s)
                  for t in range(2, t_max + 1))
+
+
+def dual_query_privacy(eta: float, samples: int, rounds: int, n: int, delta: float) -> dict[str, float]:
+    """The epsilon at ``delta`` of DualQuery's draws (:func:`dual_query_steps`, each a pure eps_t-DP step,
+    rounds >= 2) by dplab.query_release.mwem_privacy's accountants: basic, advanced (DRV), zCDP (CKS), and
+    the PLD on the lattice of step 2 eta/n. Every eps_t = 2 eta (t - 1)/n lies on that lattice, so the
+    losses +-eps_t of randomized response (the worst eps_t-DP pair) are not rounded and the PLD's epsilon
+    is exact, up to the truncation it adds to delta. On a generic grid each eps_t is rounded up: at
+    n = 12,579 the default step 1e-4 moves 1,450 draws by up to 0.145."""
+    steps = dual_query_steps(eta, samples, rounds, n)
+    if not steps:
+        raise ValueError(f"rounds must be >= 2 (round 1 draws from no data), got rounds={rounds!r}")
+    accountants = (BasicAccountant(), AdvancedAccountant(), ZCDPAccountant("cks"),
+                   PLDAccountant(step=2 * eta / n))
+    return mwem_privacy([[mechanism] * count for mechanism, count in steps], delta, accountants)
 
 
 def _largest_int(f, target: float, low: int, high: int) -> int:

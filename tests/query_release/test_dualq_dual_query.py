@@ -170,3 +170,36 @@ def test_forty_attributes_never_allocate_the_universe():
         tracemalloc.stop()
     assert res.records.shape == (4, 40)
     assert peak < 16 * 2**20, peak
+
+
+def _exact_epsilon(eta, s, t, n, delta):
+    """The exact eps at delta of s draws per round t = 2..T, each the worst eps_t-DP pair (randomized
+    response: loss +eps_t w.p. e^eps_t/(1 + e^eps_t), else -eps_t), composed on the integer lattice of
+    u = 2 eta/n by binomial laws and np.convolve; delta(eps) = sum_L p(L) (1 - e^(eps - L))_+ (Dwork &
+    Rothblum 2016's privacy-loss form), solved for eps by brentq."""
+    from scipy import optimize
+
+    u, law = 2 * eta / n, np.array([1.0])
+    for r in range(1, t):  # round r + 1: eps = r u; j of s draws at +r u, s - j at -r u
+        p = 1 / (1 + math.exp(-r * u))
+        step = np.zeros(2 * s * r + 1)
+        step[np.arange(s + 1) * 2 * r] = stats.binom.pmf(np.arange(s + 1), s, p)
+        law = np.convolve(law, step)
+    losses = (np.arange(law.size) - (law.size - 1) / 2) * u
+    def excess(eps):
+        return float(np.sum(law * np.maximum(0.0, -np.expm1(eps - losses)))) - delta
+    return optimize.brentq(excess, 0.0, losses.max(), xtol=1e-12)
+
+
+@pytest.mark.catches("qr.dq_pld_grid")
+@pytest.mark.parametrize("eta, s, t, n", [(1.0, 50, 13, 12_579), (0.5, 20, 25, 3_001)])
+def test_privacy_pld_is_exact_on_the_lattice_of_the_rounds(eta, s, t, n):
+    """catches: the PLD on a generic grid (1e-4), which rounds every eps_t up (0.134 for 0.104 in the
+    first case). Against the exact lattice composition written out here; the PLD is also below the
+    zCDP and DRV bounds, as an exact value must be."""
+    got = qr.dual_query_privacy(eta, s, t, n, 1e-6)
+    assert got["PLD (exact)"] == pytest.approx(_exact_epsilon(eta, s, t, n, 1e-6), rel=1e-4)
+    assert got["PLD (exact)"] < got["zCDP (CKS)"] < got["advanced (DRV)"]
+    assert got["basic"] == pytest.approx(qr.dual_query_pure_epsilon(eta, s, t, n), rel=1e-9)
+    with pytest.raises(ValueError, match="rounds"):
+        qr.dual_query_privacy(eta, s, 1, n, 1e-6)

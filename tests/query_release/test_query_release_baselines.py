@@ -77,3 +77,26 @@ def test_the_noisy_histograms_squared_error_grows_with_the_query_size():
     sizes = np.array([1, 4, 64])
     np.testing.assert_allclose(qr.noisy_histogram_expected_squared_errors(sizes, 2.0), 2 * sizes * 1.0**2)
     assert qr.release_errors([1.0, 2.0, 3.0], [1.5, 2.0, 0.0]) == (3.0, 3.5 / 3)
+
+
+@pytest.mark.catches("qr.laplace_bound_union")
+@pytest.mark.parametrize("k", [1, 100, 1_800, 10_000])
+def test_max_error_bound_uses_the_scale_the_mechanism_uses(k):
+    """catches: the bound without the union bound over the k answers (ln(1/beta) for ln(k/beta)).
+    Basic: (k/eps) ln(k/beta) in closed form; advanced: 1/eps_0 ln(k/beta), eps_0 the root of DRV's
+    eps_0 sqrt(2k ln(1/delta)) + k eps_0 (e^eps_0 - 1) = eps found here by brentq, below [Roth11]'s
+    corollary sqrt(8k ln(1/delta))/eps once k is large; the bound holds: (1 - e^(-alpha/b))^k >= 1 - beta."""
+    from scipy import optimize
+
+    epsilon, beta, delta = 1.0, 0.05, 1e-6
+    basic = k / epsilon * math.log(k / beta)
+    assert qr.laplace_answers_max_error_bound(k, epsilon, beta) == pytest.approx(basic, rel=1e-12)
+    drv = lambda e: e * math.sqrt(2 * k * math.log(1 / delta)) + k * e * math.expm1(e) - epsilon  # noqa: E731
+    eps0 = optimize.brentq(drv, 1e-12, 10.0, xtol=1e-15)
+    got = qr.laplace_answers_max_error_bound(k, epsilon, beta, "advanced", delta)
+    assert got == pytest.approx(math.log(k / beta) / eps0, rel=1e-8)
+    assert (-math.expm1(-got * eps0)) ** k >= 1 - beta
+    if k >= 100:
+        assert got < math.sqrt(8 * k * math.log(1 / delta)) / epsilon * math.log(k / beta) / 1.8
+    curve = qr.laplace_answers_max_error_bound(np.array([k, k]), epsilon, beta, "advanced", delta)
+    assert curve.shape == (2,) and curve[0] == pytest.approx(got, rel=1e-12)

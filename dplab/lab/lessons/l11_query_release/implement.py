@@ -77,10 +77,11 @@ def check_mwem_round(fn) -> tuple[bool, str]:
     """The student's ``fn(histogram, distribution, queries, epsilon, rng)``: refuses epsilon <= 0, draws
     from its rng; its update is HLM12's (on UPDATE_ROUNDS rounds, first: a wrong update is told at once);
     its choices on D and D' follow dplab's exponential_probabilities at epsilon/2 on the scores
-    |q(h) - n q(A)|, its measurements on D are the chosen answers plus Lap(2/epsilon), and an audit of the
-    choices on D and D' certifies no more than epsilon; 7 statistical checks (two laws of the choices, four
-    tests of the measurements' law, the audit) at a family error of 0.001."""
-    confidence = bonferroni_confidence(4 + 3, implement.FAMILY_ERROR)
+    |q(h) - n q(A)|, and its measurements on D are the chosen answers plus Lap(2/epsilon); 6 statistical
+    checks (two laws of the choices, four tests of the measurements' law) at a family error of 0.001. No
+    privacy audit of the choices: choices that pass both law tests are too close to the eps/2-DP
+    exponential mechanism for an audit of these rounds to fail (it proved about 0.00 of eps)."""
+    confidence = bonferroni_confidence(4 + 2, implement.FAMILY_ERROR)
     drawn: dict[str, tuple] = {}
     n = HISTOGRAM.sum()
 
@@ -132,10 +133,6 @@ def check_mwem_round(fn) -> tuple[bool, str]:
             shape_hint="is the noise Laplace, added to the chosen query's true answer q_i(h)?",
             confidence=confidence)
 
-    def privacy(fn):
-        return implement.audit(drawn["D"][0], drawn["D'"][0], EPSILON, "the neighbours D and D'",
-                               confidence=confidence)
-
     def rng_check(fn):
         measured = lambda *args: fn(*args)[1]  # noqa: E731 - the measurement depends on every draw
         return implement.uses_rng((HISTOGRAM, DISTRIBUTION, QUERIES, EPSILON), kind="number")(measured)
@@ -143,8 +140,7 @@ def check_mwem_round(fn) -> tuple[bool, str]:
     bad = (HISTOGRAM, DISTRIBUTION, QUERIES)
     return implement.run(fn, implement.refuses((*bad, 0.0, np.random.default_rng(0)),
                                                (*bad, -1.0, np.random.default_rng(0))),
-                         rng_check, update, choices("D", HISTOGRAM), measurement, choices("D'", NEIGHBOUR),
-                         privacy)
+                         rng_check, update, choices("D", HISTOGRAM), measurement, choices("D'", NEIGHBOUR))
 
 
 EXERCISES = [
@@ -155,7 +151,7 @@ EXERCISES = [
              "m = q_i(h) + Lap(2/epsilon), and returns (i, m, A') with A'(x) proportional to "
              "A(x) exp(q_i(x) (m - n q_i(A)) / (2n)). All draws from the numpy Generator rng; epsilon <= 0 "
              "raises ValueError. The check runs it 20,000 times on notebook 5's |X| = 8 (60 students and a "
-             "neighbour) and tests the law of the choices, of the measurements, the update and the privacy.",
+             "neighbour) and tests the law of the choices on both, of the measurements and the update.",
              lambda: mwem_round,
              "Three steps: scores and rng.choice with exponential weights; rng.laplace; weights times "
              "exp(...) then divide by their sum.",

@@ -16,7 +16,6 @@ from dplab import net_mechanism as nm
 from dplab import query_release as qr
 from dplab.lab.cache import cached
 from dplab.lab.report import ReportRow
-from dplab.mechanisms.laplace import laplace_accuracy_k
 from dplab.simulate import bonferroni_confidence, mean_ci, proportion_ci
 
 NOTEBOOK = "11_query_release.ipynb"
@@ -48,13 +47,13 @@ def universe(bits: int) -> tuple[np.ndarray, qr.Workload, np.ndarray]:
 def baseline_bounds(k: int, bits: int, epsilon: float = EPSILON, n: int = 12_579, beta: float = BETA,
                     delta: float = DELTA) -> dict[str, float]:
     """Each baseline's (1 - beta) bound on the max error over k counting queries (shares of n; replace-one,
-    public n, Delta = 1/n): Laplace on every answer ([Roth11] Theorem 3, pure and through advanced
-    composition, the latter for eps <= 1 only), the noisy histogram over |X| = 2^bits cells (Chernoff and
-    a union bound) and the net mechanism's best m (notebook 5's functions)."""
-    advanced = float(laplace_accuracy_k(1 / n, k, epsilon, beta, delta)) if epsilon <= 1 else math.nan
-    return {"Laplace, basic": float(laplace_accuracy_k(1 / n, k, epsilon, beta)),
-            "Laplace, advanced": advanced,
-            "noisy histogram": nm.noisy_histogram_max_error_bound(2**bits, n, epsilon, beta, n_queries=k),
+    public n, Delta = 1/n): Laplace on every answer at the scale qr.laplace_answers uses (basic; advanced
+    with DRV solved exactly: qr.laplace_answers_max_error_bound), the raw noisy histogram over 2^bits
+    cells (Chernoff and a union bound) and the net mechanism's best m (notebook 5's functions)."""
+    out = {f"Laplace, {c}": float(qr.laplace_answers_max_error_bound(k, epsilon, beta, c, delta)) / n
+           for c in qr.COMPOSITIONS}
+    hist = nm.noisy_histogram_max_error_bound(2**bits, n, epsilon, beta, n_queries=k)
+    return {**out, "noisy histogram": hist,
             "net mechanism": nm.net_mechanism_accuracy(2.0**bits, k, n, epsilon, beta, m_max=2_000)[0]}
 
 
@@ -188,6 +187,13 @@ def big_run(epsilon: float = EPSILON, seed: int = SEED) -> tuple[qr.DualQueryRes
     return result, seconds, peak, qr.synthetic_data_error(result.records, x, conj)[0]
 
 
+def big_laplace_error(epsilon: float = EPSILON) -> float:
+    """E[max error] (share of n) of Laplace on every answer (advanced composition at DELTA) to big_run's
+    1- and 2-way marginals over 2^BIG_BITS: qr.laplace_answers_expected_errors; it never builds X either."""
+    k = len(qr.marginal_conjunctions(BIG_BITS))
+    return float(qr.laplace_answers_expected_errors(k, epsilon, "advanced", DELTA)[0]) / BIG_N
+
+
 # --- 4. who wins where: every method on the 1-, 2- and 3-way marginals ---------------------------------
 METHODS = ("Laplace, basic", "Laplace, advanced", "noisy histogram", "MWEM", "DualQuery", "net mechanism")
 #: measured at EPSILON over BITS, and over WIN_EPSILONS at MAIN_BITS; MWEM's rounds; the net's m (at 2^3)
@@ -210,8 +216,8 @@ def _release(method: str, bits: int, epsilon: float, rng: np.random.Generator) -
     n = h.sum()
     if method.startswith("Laplace"):
         return qr.laplace_answers(truth * n, epsilon, rng, composition=method.split(", ")[1], delta=DELTA) / n
-    if method == "noisy histogram":
-        return w.matvec(qr.noisy_histogram(h, epsilon, rng)) / n
+    if method.startswith("noisy histogram"):  # ", raw": before the projection, on the same draws
+        return w.matvec(qr.noisy_histogram(h, epsilon, rng, project=not method.endswith("raw"))) / n
     if method == "MWEM":
         return w.matvec(qr.mwem(h, w, epsilon, WIN_ROUNDS, rng, iterate="last")[0])
     if method == "net mechanism":
@@ -224,10 +230,11 @@ def _release(method: str, bits: int, epsilon: float, rng: np.random.Generator) -
 
 @cached(maxsize=128)
 def who_wins(method: str, bits: int, epsilon: float, seed: int = SEED) -> tuple[float, float, float]:
-    """(max error, mean error, seconds) of one release by ``method`` (the net mechanism at 2^3 only)."""
-    truth = marginals(bits)[3]  # built before the clock starts
+    """(max error, mean error, seconds) of one release by ``method`` (the net mechanism at 2^3 only; also
+    "noisy histogram, raw", on the projected one's draws)."""
+    truth, index = marginals(bits)[3], METHODS.index(method.removesuffix(", raw"))  # before the clock starts
     start = time.perf_counter()
-    answers = _release(method, bits, epsilon, np.random.default_rng([seed, 9, bits, METHODS.index(method)]))
+    answers = _release(method, bits, epsilon, np.random.default_rng([seed, 9, bits, index]))
     seconds = time.perf_counter() - start
     return (*qr.release_errors(truth, answers), seconds)
 

@@ -120,17 +120,24 @@ class MWEMView:
         self.max = here_marker(ax, 10, 0.1, "max error of this run")
         (self.mean,) = ax.plot([10], [0.1], "s", color=PALETTE[0], ms=6, label="mean error of this run")
         ax.set(xscale="log", yscale="log", xlim=(1, 100), ylim=(3e-3, 5), xlabel="rounds T",
-               ylabel="error (share of n)", title=f"MWEM on {self.k} queries, |X| = 2^{lesson.PANEL_BITS}")
+               ylabel="error (share of n)")
+        self.title = ax.text(0.5, 1.015, "ε, T", transform=ax.transAxes, ha="center", va="bottom",
+                             fontsize=ax.title.get_fontsize())  # the title, drawn each frame (dynamic)
+        self.update_title(1.0, 20)
         ax.legend(fontsize=7, loc="lower left")
         heights = self.h.reshape(2, -1, 2 ** qr.yrbss_bits(lesson.PANEL_BITS)[1]).sum(axis=(0, 2)) / self.n
         ax_h.bar(np.arange(heights.size), heights, color="0.75", label="students (truth)")
         (self.synthetic,) = ax_h.plot(np.arange(heights.size), heights, "o-", color=PALETTE[3], ms=4,
                                       label="MWEM's synthetic distribution")
         ax_h.set(xlabel="height bin (6.25 cm each, from 1.20 m)", ylabel="share of the students",
-                 title="the synthetic data MWEM ends with")
+                 title="the synthetic data MWEM ends with", xticks=np.arange(0, heights.size, 2))
         ax_h.legend(fontsize=7, loc="upper right")
         self.fig.tight_layout()
-        self.dynamic = [self.bound, self.star, self.max, self.mean, self.synthetic]
+        self.dynamic = [self.bound, self.star, self.max, self.mean, self.synthetic, self.title]
+
+    def update_title(self, eps: float, rounds: int) -> None:
+        bits = lesson.PANEL_BITS
+        self.title.set_text(f"MWEM at ε = {eps:.3g}, T = {rounds}: {self.k} queries, |X| = 2^{bits}")
 
     def update(self, values: dict, seed: int) -> str:
         eps, rounds = float(values["epsilon"]), int(values["rounds"])
@@ -140,6 +147,7 @@ class MWEMView:
         self.star.set_xdata([star, star])
         run = qr.mwem_run(self.h, self.dense, eps, rounds, np.random.default_rng([lesson.SEED, 10, seed]))
         worst, mean = qr.release_errors(self.truth, self.dense @ run.distribution)
+        self.update_title(eps, rounds)
         self.max.set_data([rounds], [worst])
         self.mean.set_data([rounds], [mean])
         self.synthetic.set_ydata(run.distribution.reshape(2, -1, 2 ** qr.yrbss_bits(lesson.PANEL_BITS)[1])
