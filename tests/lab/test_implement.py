@@ -102,14 +102,16 @@ def _smooth(factor=True, k_max=None):
     return _refusing(fn, at=-1)
 
 
-def _noisy_sum(clip_rows=True, whole=False, noise_clip=True):
+def _noisy_sum(clip_rows=True, whole=False, noise_clip=True, noise="independent"):
     def fn(g, clip, sigma, rng):
         g = np.asarray(g, dtype=float)
         if whole:
             g = g * min(1.0, clip / np.linalg.norm(g))
         elif clip_rows:
             g = g * np.minimum(1.0, clip / np.linalg.norm(g, axis=1))[:, None]
-        return g.sum(axis=0) + sigma * (clip if noise_clip else 1.0) * rng.standard_normal(g.shape[1])
+        z = {"independent": lambda d: rng.standard_normal(d), "shared": lambda d: rng.standard_normal(),
+             "last only": lambda d: np.eye(d)[-1] * rng.standard_normal()}[noise](g.shape[1])
+        return g.sum(axis=0) + sigma * (clip if noise_clip else 1.0) * z
     return _refusing(fn, at=1)
 
 
@@ -162,6 +164,8 @@ BUGS = [
     ("12.impl", "clipped as one vector", _noisy_sum(whole=True), "clip each row by its own norm"),
     ("12.impl", "noise sigma, not sigma C", _noisy_sum(noise_clip=False), "is the noise's standard deviation "
                                                                           "σC"),
+    ("12.impl", "one noise shared by every coordinate", _noisy_sum(noise="shared"), "are not independent"),
+    ("12.impl", "noise on the last coordinate only", _noisy_sum(noise="last only"), "to every coordinate"),
 ]
 
 

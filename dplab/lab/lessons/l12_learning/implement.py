@@ -14,8 +14,9 @@ from dplab.mechanisms import Gaussian
 from dplab.simulate import bonferroni_confidence, mean_ci
 
 #: the exercise's clipping norm and noise multiplier; its per-example gradients: ROWS rows of a fixed
-#: pattern (norms 0.2 to 1.2, so some are clipped and some not), and the neighbour's extra row (norm 10)
-CLIP, SIGMA, ROWS = 0.5, 1.0, 12
+#: pattern (norms 0.2 to 1.2, so some are clipped and some not), and the neighbour's extra row (norm 10, off
+#: every axis: each coordinate sees it)
+CLIP, SIGMA, ROWS, EXTRA = 0.5, 1.0, 12, np.array([6.0, -4.8, 6.4])
 N = implement.PER_SIDE  # releases on each of the two neighbours (20,000 in all with the rng check's calls)
 DELTA = 1e-5
 
@@ -28,8 +29,8 @@ def gradients() -> np.ndarray:
 
 
 def neighbour() -> np.ndarray:
-    """The batch with one more student whose gradient is huge (norm 10, along the last axis)."""
-    return np.vstack([gradients(), [0.0, 0.0, 10.0]])
+    """The batch with one more student whose gradient is huge (EXTRA: norm 10, off every axis)."""
+    return np.vstack([gradients(), EXTRA])
 
 
 def noisy_sum(gradients, clip, noise_multiplier, rng):
@@ -45,30 +46,46 @@ def noisy_sum(gradients, clip, noise_multiplier, rng):
     return clipped.sum(axis=0) + noise_multiplier * clip * rng.standard_normal(g.shape[1])
 
 
-def _clipping_mistakes(x: np.ndarray, batch: np.ndarray, centre: float, name: str, confidence: float) -> None:
-    """Wrong, naming the mistake, when the releases' centre is not the clipped sum's but fits the sum clipped
-    as one vector (by the batch's norm) or not clipped at all."""
+def _clipping_mistakes(x: np.ndarray, batch: np.ndarray, centre: float, j: int, what: str,
+                       confidence: float) -> None:
+    """Wrong, naming the mistake, when coordinate j's centre is not the clipped sum's but fits the sum clipped
+    as one vector (by the batch's norm) or not clipped at all; or when coordinate j carries no noise."""
+    if np.ptp(x) == 0:
+        raise implement.Wrong(f"{what} do not vary: add noise σC to every coordinate, not to some")
     ci = mean_ci(x, confidence)
     if ci.contains(centre):
         return
     whole = batch * min(1.0, CLIP / np.linalg.norm(batch))
     for sum_, mistake in (
-        (batch.sum(axis=0)[-1], "the rows were not clipped"),
-        (whole.sum(axis=0)[-1], "the batch was clipped as one vector: clip each row by its own norm"),
+        (batch.sum(axis=0)[j], "the rows were not clipped"),
+        (whole.sum(axis=0)[j], "the batch was clipped as one vector: clip each row by its own norm"),
     ):
         if ci.contains(sum_):
             raise implement.Wrong(
-                f"your releases' last coordinate on the {name} are centred at {x.mean():.4g}, "
-                f"where the clipped sum is {centre:.4g}: {mistake}"
+                f"{what} are centred at {x.mean():.4g}, where the clipped sum is {centre:.4g}: {mistake}"
+            )
+
+
+def _independent(x: np.ndarray, centre: np.ndarray, name: str, confidence: float) -> None:
+    """Wrong when two coordinates' noises are not independent: the difference of coordinates j and k must
+    have variance 2 (σC)² (a noise shared by both gives 0, opposite noises 4 (σC)²)."""
+    for j, k in ((0, 1), (0, 2), (1, 2)):
+        gap = x[:, j] - x[:, k] - (centre[j] - centre[k])
+        if not mean_ci(gap**2, confidence).contains(2 * (SIGMA * CLIP) ** 2):
+            raise implement.Wrong(
+                f"on the {name}, coordinate {j} minus coordinate {k} has standard deviation "
+                f"{gap.std():.3g} where {np.sqrt(2) * SIGMA * CLIP:.3g} was expected: the coordinates' "
+                "noises are not independent (one noise shared by every coordinate?): draw d standard normals"
             )
 
 
 def check_noisy_sum(fn) -> tuple[bool, str]:
     """The student's ``fn(gradients, clip, noise_multiplier, rng)``: refuses clip <= 0, draws from its rng,
-    releases N(sum of clipped rows, (sigma C)^2) per coordinate on the batch and on its neighbour (the last
-    coordinate: shape, centre, sd, law; dplab.learning.clip_gradients gives the centre), and an audit on the
-    pair certifies no more than the Gaussian's epsilon at delta = 1e-5; 9 checks at a family error 0.001."""
-    confidence = bonferroni_confidence(9, implement.FAMILY_ERROR)
+    releases N(sum of clipped rows, (sigma C)^2 I) on the batch and on its neighbour (every coordinate: noise,
+    centre, shape, sd, law, dplab.learning.clip_gradients giving the centre; every pair's difference: variance
+    2 (sigma C)^2, so the noises are independent), and an audit of the releases along the extra row certifies
+    no more than the Gaussian's epsilon at delta = 1e-5; 37 checks at a family error 0.001."""
+    confidence = bonferroni_confidence(37, implement.FAMILY_ERROR)
     hints = dict(
         scale_hint="is the noise's standard deviation σC, added once to the sum (not σ, not divided by "
         "the batch size)?",
@@ -80,18 +97,16 @@ def check_noisy_sum(fn) -> tuple[bool, str]:
     def law(fn):
         said = []
         for name, batch in (("batch", gradients()), ("neighbour", neighbour())):
-            drawn[name] = implement.releases(fn, (batch, CLIP, SIGMA), N, kind=batch.shape[1])[:, -1]
-            centre = float(learning.clip_gradients(batch, CLIP).sum(axis=0)[-1])
-            _clipping_mistakes(drawn[name], batch, centre, name, confidence)
-            said.append(
-                implement.continuous_law(
-                    drawn[name],
-                    stats.norm(centre, SIGMA * CLIP),
-                    f"your releases' last coordinate on the {name}",
-                    **hints,
-                )
-            )
-        return said[0]
+            x = implement.releases(fn, (batch, CLIP, SIGMA), N, kind=batch.shape[1])
+            centre = learning.clip_gradients(batch, CLIP).sum(axis=0)
+            for j in range(x.shape[1]):
+                what = f"your releases' coordinate {j} on the {name}"
+                _clipping_mistakes(x[:, j], batch, float(centre[j]), j, what, confidence)
+                law = stats.norm(centre[j], SIGMA * CLIP)
+                said.append(implement.continuous_law(x[:, j], law, what, **hints))
+            _independent(x, centre, name, confidence)
+            drawn[name] = x @ (EXTRA / np.linalg.norm(EXTRA))  # the audit's: along the extra row
+        return said[0] + "; every coordinate, their noises independent"
 
     def privacy(fn):
         epsilon = float(f"{Gaussian(CLIP, SIGMA * CLIP).epsilon_at(DELTA):.3g}")  # rounded: 4.38
@@ -99,7 +114,7 @@ def check_noisy_sum(fn) -> tuple[bool, str]:
             drawn["batch"],
             drawn["neighbour"],
             epsilon,
-            "the batch and the batch with one more student",
+            "the batch and the batch with one more student (releases along its gradient)",
             confidence=confidence,
         )
 

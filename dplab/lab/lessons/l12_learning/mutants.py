@@ -1,6 +1,7 @@
 """Lesson 12's mutants: slips in dplab.learning and the subsampled Gaussian that notebook 12's report rows and
 assert cells name and the library's own tests do not already declare (the rest are in dplab/lab/mutants.py:
-learning.* and acct.*), and a slip in the lesson's "implement it" reference (``make mutants NB=12``)."""
+learning.* and acct.*), a slip in the lesson's report rows and one in its "implement it" reference
+(``make mutants NB=12``)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,13 @@ MUTANTS = (
         '        return as_result(loss if direction == "add" else -loss)',
         '        return as_result(-loss if direction == "add" else loss)',
         "the subsampled Gaussian's privacy loss of one order given as the other's",
+    ),
+    Mutant(
+        "learning.report_seed_ignored",
+        "dplab/lab/lessons/l12_learning/report.py",
+        "    g, size = step_batch(seed), STEP_RATE * TRAIN",
+        "    g, size = step_batch(), STEP_RATE * TRAIN",
+        "the noise mean's theory from the default seed's batch whatever report_rows' seed (z = 454, seed 1)",
     ),
     Mutant(
         "implement.noisy_sum_noise_sigma",

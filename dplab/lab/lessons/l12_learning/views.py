@@ -17,8 +17,7 @@ METHOD_COLORS = {"output": PALETTE[1], "objective": PALETTE[4]}
 
 
 def figure_leak():
-    """Members' against non-members' losses (left); the loss-threshold attack's ROC (middle); the
-    generalisation gap against n for two degrees (right)."""
+    """Members' and non-members' losses (left), the loss-threshold attack's ROC (middle), the gap (right)."""
     fig, (ax, ax_roc, ax_n) = new_figure(3, width=4.2, height=3.8)
     degree, n = lesson.LEAK_DEGREES[1], lesson.LEAK_NS[0]
     inside, outside = lesson.leak_losses(degree, n)
@@ -79,8 +78,8 @@ def figure_accounting():
     the run that spends epsilon = 8 against f_{8, delta} (right)."""
     fig, (ax, ax_t) = new_figure(2, width=4.8, height=3.8)
     sigma, q, delta = ACCOUNT_SIGMA, ACCOUNT_RATE, lesson.DELTA
-    for d, color, label in (("add", PALETTE[3], "PLD, adding a row (the larger)"),
-                            ("remove", PALETTE[0], "PLD, removing a row")):
+    for d, color, label in (("add", PALETTE[3], "PLD, adding a row (dp-acc.: REMOVE; the larger)"),
+                            ("remove", PALETTE[0], "PLD, removing a row (dp-acc.: ADD)")):
         eps = [lesson.composed_pld(sigma, q, t, d, step=1e-3).epsilon(delta) for t in ACCOUNT_TS]
         ax.plot(ACCOUNT_TS, eps, "o-", ms=3, color=color, lw=1.5, label=label)
     rdp = [learning.dpsgd_epsilon(sigma, q, t, delta, accountant="rdp") for t in ACCOUNT_TS]
@@ -94,8 +93,11 @@ def figure_accounting():
                         f"{lesson.PROMISE_RATE:g})")
     ax_t.plot(alpha, pld.tradeoff(alpha), color=PALETTE[3], lw=1.8,
               label=f"DP-SGD, σ = {lesson.promise_sigma():.3f} (its PLD)")
-    ax_t.plot(alpha, tradeoff_dp(alpha, eps8, delta), color="0.3", ls="--", lw=1.2,
-              label=f"f_ε,δ: any ({eps8:g}, {delta:g})-DP release")
+    corner = float(tradeoff_dp(1e-3, eps8, delta))  # drawn thick: it lies on the axes
+    ax_t.plot(alpha, tradeoff_dp(alpha, eps8, delta), color=PALETTE[4], lw=4, clip_on=False, zorder=5,
+              label=f"f_ε,δ: any ({eps8:g}, {delta:g})-DP release (on the axes)")
+    ax_t.annotate(f"f_{eps8:g},δ lies on the axes:\nβ ≤ {corner:.1e} once α ≥ 0.001", xy=(0.01, 0.01),
+                  xytext=(0.48, 0.58), fontsize=7, color=PALETTE[4], arrowprops={"arrowstyle": "->"})
     ax_t.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     return fig
@@ -166,9 +168,6 @@ def figures() -> dict[str, object]:
             "12_audit": figure_audit(), "12_utility_panel": UTILITY_PANEL.figure()}
 
 
-PANELS = (
-    w.PanelCase("12 utility panel (sigma, q, steps, clip)", UTILITY_PANEL.panel,
-                {"sigma": list(lesson.SIGMAS), "q": list(lesson.RATES), "steps": list(lesson.STEPS),
-                 "clip": list(lesson.CLIPS_GRID)},
-                w.BrowserStep(0, "noise σ", "1.5", "σ = 1.5")),
-)
+PANELS = (w.PanelCase("12 utility panel (sigma, q, steps, clip)", UTILITY_PANEL.panel,
+                      {"sigma": list(lesson.SIGMAS), "q": list(lesson.RATES), "steps": list(lesson.STEPS),
+                       "clip": list(lesson.CLIPS_GRID)}, w.BrowserStep(0, "noise σ", "1.5", "σ = 1.5")),)
