@@ -43,7 +43,7 @@ def test_the_dp_accounting_numbers_are_dp_accountings_own():
 @pytest.mark.catches("learning.report_seed_ignored")
 def test_the_report_rows_pass_at_another_seed():
     """report_rows(seed) draws all its randomness from ``seed`` (section 2's batch too): a correct library
-    passes every row at seed 1 (the noise mean's theory once came from the default seed's batch: z = 454)."""
+    passes every row at seed 1 (the noise mean's theory once came from the default batch: z = 454)."""
     rows = evaluate_rows(report.report_rows(seed=1))
     assert all(row.passed for row in rows), [(row.id, row.empirical) for row in rows if not row.passed]
 

@@ -138,7 +138,8 @@ EXERCISES = [
         "learning.dpsgd_epsilon(sigma, q, T, delta) accounts by the PLD unless told otherwise.",
         "learning.dpsgd_epsilon({sigma:g}, {q:g}, {steps}, {delta:g}) = {answer:.3f}; by RDP it would be "
         "{rdp:.3f}, "
-        "and the 'remove' order alone gives {remove:.3f}: the accountant reports the larger order.",
+        "and the 'remove' order alone (dp-accounting's ADD) gives {remove:.3f}: the accountant reports the "
+        "larger order, ours 'add' (dp-accounting's REMOVE).",
         mistakes=(
             Mistake(
                 lambda: learning.dpsgd_epsilon(SIGMA4, Q4, T4, DELTA, accountant="rdp"),
@@ -146,8 +147,9 @@ EXERCISES = [
             ),
             Mistake(
                 lambda: SubsampledGaussian(SIGMA4, Q4).pld(direction="remove").compose(T4).epsilon(DELTA),
-                "that is the order 'remove a row' alone; under subsampling adding a row costs more, and both "
-                "must hold.",
+                "that is our order 'remove a row' alone (dp-accounting calls it ADD: it names an order by "
+                "the dataset of the inequality's second distribution). The other order, the data with the "
+                "student on the left (our 'add', its REMOVE), costs more under subsampling; both must hold.",
             ),
         ),
         values=lambda: {

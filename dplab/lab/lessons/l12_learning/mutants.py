@@ -38,7 +38,7 @@ MUTANTS = (
         "dplab/lab/lessons/l12_learning/report.py",
         "    g, size = step_batch(seed), STEP_RATE * TRAIN",
         "    g, size = step_batch(), STEP_RATE * TRAIN",
-        "the noise mean's theory from the default seed's batch whatever report_rows' seed (z = 454, seed 1)",
+        "the noise mean's theory from the batch of the default seed, whatever report_rows' seed (z = 454)",
     ),
     Mutant(
         "implement.noisy_sum_noise_sigma",
