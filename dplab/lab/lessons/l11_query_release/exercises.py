@@ -38,9 +38,9 @@ def _bound_at_best() -> float:
     return float(qr.mwem_error_bound(N4, K4, X4, EPS4, round(qr.mwem_optimal_rounds(N4, K4, X4, EPS4))))
 
 
-def _weights_gib(bits: int) -> float:
-    """MWEM's weights over |X| = 2^bits as float64: 8 bytes each, in GiB."""
-    return 8 * 2**bits / 2**30
+def _weights_gib(bits: int, each: int = 4) -> float:
+    """MWEM's weights over |X| = 2^bits, ``each`` bytes per weight (float32: 4), in GiB."""
+    return each * 2**bits / 2**30
 
 
 EXERCISES = sorted([
@@ -159,20 +159,23 @@ EXERCISES = sorted([
     ),
     Exercise(
         "11.5",
-        "MWEM keeps one weight per element of X as a 64-bit float. For |X| = 2^d (d binary attributes), "
-        "what is the smallest d at which these weights alone exceed 1 GiB (2^30 bytes)?",
-        lambda: next(d for d in range(1, 64) if _weights_gib(d) > 1),
-        "8 bytes per element: 8 · 2^d > 2^30.",
-        "8 · 2^d > 2^30 means 2^(d+3) > 2^30, d + 3 > 30: d = {answer} (2^{exact} weights are exactly "
-        "1 GiB; at d = 30 they take {at30:g} GiB).",
+        "An MWEM implementation keeps one weight per element of X as a 32-bit float (4 bytes). For |X| = 2^d "
+        "(d binary attributes), what is the smallest d at which these weights alone exceed a machine's "
+        "16 GiB (2^34 bytes)?",
+        lambda: next(d for d in range(1, 64) if _weights_gib(d) > 16),
+        "4 bytes per element: 4 · 2^d > 2^34.",
+        "4 · 2^d > 2^34 means 2^(d+2) > 2^34, d + 2 > 34: d = {answer} (2^{exact} weights are exactly "
+        "16 GiB).",
         rel_tol=0.0,
         mistakes=(
-            Mistake(lambda: 30, "2^30 is the number of bytes in a GiB, not of weights: each weight takes 8."),
-            Mistake(lambda: 27, "2^27 weights take exactly 1 GiB: they exceed it from the next d."),
+            Mistake(lambda: 34,
+                    "2^34 is the number of bytes in 16 GiB, not of weights: each weight takes 4."),
+            Mistake(lambda: next(d for d in range(1, 64) if _weights_gib(d) >= 16),
+                    "2^32 float32 weights take exactly 16 GiB: they exceed it from the next d (and 64-bit "
+                    "weights would be 8 bytes each: the question's are 4)."),
         ),
-        values=lambda: {"answer": next(d for d in range(1, 64) if _weights_gib(d) > 1),
-                        "exact": next(d for d in range(1, 64) if _weights_gib(d) >= 1),
-                        "at30": _weights_gib(30)},
+        values=lambda: {"answer": next(d for d in range(1, 64) if _weights_gib(d) > 16),
+                        "exact": next(d for d in range(1, 64) if _weights_gib(d) >= 16)},
     ),
     Exercise(
         "11.7",

@@ -161,7 +161,7 @@ def best_response_gaps(seed: int = SEED) -> np.ndarray:
 
 
 def dual_query_epsilon_by_hand(eta: float, samples: int, rounds: int, n: int, delta: float) -> float:
-    """GAHRW14's privacy statement typed from the paper: eps_0 = 2 eta (T - 1)/n for each of the s (T - 1)
+    """GAHRW14's privacy, as the authors' code has it: eps_0 = 2 eta (T - 1)/n for each of the s (T - 1)
     draws of rounds 2..T, composed by advanced composition: eps_0 sqrt(2 s (T - 1) ln(1/delta)) +
     s (T - 1) eps_0 (e^eps_0 - 1)."""
     e0, draws = 2 * eta * (rounds - 1) / n, samples * (rounds - 1)
@@ -283,7 +283,7 @@ def report_rows(seed: int = SEED) -> list[ReportRow]:
                   0.0, "exact", value=float(best_response_gaps(seed).max()),
                   catches="qr.dq_milp_negation: a negated conjunction's y_j ≤ x_a"),
         ReportRow("11.dq_epsilon", "DualQuery's ε = ε₀ √(2s(T − 1) ln(1/δ)) + s(T − 1) ε₀ (e^ε₀ − 1), ε₀ = "
-                  "2η(T − 1)/n (GAHRW14), typed from the paper", "Gaboardi17",
+                  "2η(T − 1)/n (GAHRW14, as the authors' code computes it)", "Gaboardi17",
                   f"η = 1, s = {DQ_SAMPLES}, T = {rounds}, n = {n:,}, δ = {DELTA:g}",
                   dual_query_epsilon_by_hand(1.0, DQ_SAMPLES, rounds, n, DELTA), "exact",
                   value=qr.dual_query_epsilon(1.0, DQ_SAMPLES, rounds, n, DELTA),
