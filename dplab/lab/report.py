@@ -14,6 +14,7 @@ passes all m rows with probability >= 95% at fixed seeds.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -133,6 +134,13 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+
+def percent(level: float) -> str:
+    """A confidence level as a percentage with the digits it needs: 95%, 99.75%, 99.9999% (never a
+    rounded 100%)."""
+    digits = max(4, 2 + math.ceil(-math.log10(max(1 - level, 1e-15))))
+    return f"{100 * level:.{digits}g}%"
+
 def report_markdown(rows: Sequence[ReportRow], mutants: int | None = None) -> str:
     """The rows as the Markdown table of figures/REPORT.md; ``mutants``: how many are declared."""
     m = max(1, sum(row.statistical for row in rows))
@@ -163,7 +171,7 @@ def report_markdown(rows: Sequence[ReportRow], mutants: int | None = None) -> st
         else:
             e = row.empirical
             empirical = (f"{_fmt(float(e.estimate))} [{_fmt(float(e.low))}, {_fmt(float(e.high))}] "
-                         f"({100 * e.confidence:.4g}%)")
+                         f"({percent(e.confidence)})")
         lines.append(
             f"| {row.id} | {_cell(row.formula)} | {lecture_citation(row.lecture)} | {_cell(row.parameters)} "
             f"| {_fmt(row.theory)} "

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dplab.lab.paths import figures_dir
-from dplab.lab.report import ReportRow, evaluate_rows, report_markdown
+from dplab.lab.report import ReportRow, evaluate_rows, percent, report_markdown
 from dplab.simulate import Estimate
 
 
@@ -79,3 +79,11 @@ def test_the_catches_column_and_the_summary_line():
     text = report_markdown(rows, mutants=7)
     assert "2 rows, 1 of them naming the bugs they catch" in text and "7 mutants declared" in text
     assert "| m.one: E\\|X\\| for E X | PASS |" in text and "| — | PASS |" in text
+
+
+def test_a_level_close_to_one_is_printed_with_its_digits():
+    """catches: a 1 - 1e-6 interval printed as '(100%)', a confidence no interval has (the report once
+    rounded every level to four significant digits)."""
+    assert percent(1 - 1e-6) == "99.9999%"
+    assert percent(0.95) == "95%" and percent(0.9975) == "99.75%"
+    assert all(percent(1 - 10.0 ** -k) != "100%" for k in range(1, 12))
