@@ -10,9 +10,9 @@ bound. ``python -m dplab.lab.accounting_bench`` prints them.
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable
+
+from dplab.lab.timing import median_time
 
 __all__ = ["ROWS", "dpsgd_accounting_rows", "median_seconds", "pld_workload", "rdp_workload"]
 
@@ -39,13 +39,8 @@ def rdp_workload(sigma: float = SIGMA, q: float = RATE, steps: int = STEPS, delt
 
 
 def median_seconds(fn: Callable[[], object], runs: int = RUNS) -> tuple[float, object]:
-    """The median wall-clock time of ``runs`` calls of ``fn``, and its last result."""
-    times, out = [], None
-    for _ in range(runs):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
+    """The median wall-clock time of ``runs`` calls of ``fn`` (the bench's one timer), and its result."""
+    return median_time(fn, runs), fn()
 
 
 def dpsgd_accounting_rows() -> list[tuple[str, str, str]]:

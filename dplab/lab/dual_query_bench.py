@@ -12,9 +12,8 @@ included; HiGHS's own memory is not traced) in a second run.
 from __future__ import annotations
 
 import itertools
-import time
-import tracemalloc
-from collections.abc import Callable
+
+from dplab.lab.timing import time_and_peak
 
 __all__ = ["ROWS", "dual_query_rows", "dual_query_workload", "marginal_cells"]
 
@@ -41,20 +40,9 @@ def dual_query_workload(n: int = N_RECORDS, epsilon: float = 1.0, delta: float =
     return result.rounds, worst, mean
 
 
-def _measure(fn: Callable[[], object]) -> tuple[float, int, object]:
-    start = time.perf_counter()
-    out = fn()
-    elapsed = time.perf_counter() - start
-    tracemalloc.start()
-    fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return elapsed, peak, out
-
-
 def dual_query_rows() -> list[tuple[str, str, str]]:
     """(measure, value, goal): DualQuery at |X| = 2^30, n = 10^6 synthetic records, 1,800 conjunctions."""
-    t, peak, (rounds, worst, mean) = _measure(dual_query_workload)
+    t, peak, (rounds, worst, mean) = time_and_peak(dual_query_workload)
     return [(f"DualQuery (milp best response), |X| = 2^30, n = 10^6 synthetic records, 1,800 marginal cells, "
              f"eps = 1, delta = 1e-6, T = {rounds} (max error {worst:.3f}, mean {mean:.4f})",
              f"{t:.1f} s, {peak / 2**20:.0f} MiB", "<= 60 s, <= 1 GiB")]

@@ -9,11 +9,9 @@ included) in a second run.
 
 from __future__ import annotations
 
-import time
-import tracemalloc
-from collections.abc import Callable
-
 import numpy as np
+
+from dplab.lab.timing import time_and_peak
 
 __all__ = ["ROWS", "heavy_hitters_workload", "local_model_rows", "olh_workload"]
 
@@ -44,23 +42,12 @@ def heavy_hitters_workload(n: int = N_USERS, epsilon: float = 2.0, seed: int = 5
     return heavy_hitter_precision_recall(found.ids, items, t)
 
 
-def _measure(fn: Callable[[], object]) -> tuple[float, int, object]:
-    start = time.perf_counter()
-    out = fn()
-    elapsed = time.perf_counter() - start
-    tracemalloc.start()
-    fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return elapsed, peak, out
-
-
 def local_model_rows() -> list[tuple[str, str, str]]:
     """(measure, value, goal) rows: OLH at n = 10^6, d = 1,024 and heavy hitters over 2^32 ids, n = 10^6."""
-    t, peak, z = _measure(olh_workload)
+    t, peak, z = time_and_peak(olh_workload)
     rows = [(f"OLH reports + aggregation, n = 10^6 users, d = 1,024, eps = 1 (max error {z:.1f} sd)",
              f"{t:.1f} s, {peak / 2**20:.0f} MiB", "<= 30 s, <= 1 GiB")]
-    t, peak, (precision, recall) = _measure(heavy_hitters_workload)
+    t, peak, (precision, recall) = time_and_peak(heavy_hitters_workload)
     rows.append((f"heavy hitters (prefix extension + OLH), 2^32 ids, n = 10^6, eps = 2 "
                  f"(precision {precision:.2f}, recall {recall:.2f})", f"{t:.1f} s, {peak / 2**20:.0f} MiB",
                  "<= 60 s, <= 1 GiB"))

@@ -9,9 +9,7 @@ k x |X| matrix). Time is one run's wall clock, peak memory tracemalloc's in a se
 
 from __future__ import annotations
 
-import time
-import tracemalloc
-from collections.abc import Callable
+from dplab.lab.timing import time_and_peak
 
 __all__ = ["ROWS", "mwem_rows", "mwem_workload"]
 
@@ -29,20 +27,9 @@ def mwem_workload(bits: int = 16, rounds: int = 50, epsilon: float = 1.0, seed: 
     return workload.shape[0], worst, mean
 
 
-def _measure(fn: Callable[[], object]) -> tuple[float, int, object]:
-    start = time.perf_counter()
-    out = fn()
-    elapsed = time.perf_counter() - start
-    tracemalloc.start()
-    fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return elapsed, peak, out
-
-
 def mwem_rows() -> list[tuple[str, str, str]]:
     """(measure, value, goal): MWEM at |X| = 2^16, about 10^4 queries, T = 50."""
-    t, peak, (k, worst, mean) = _measure(mwem_workload)
+    t, peak, (k, worst, mean) = time_and_peak(mwem_workload)
     return [(f"MWEM, YRBSS over |X| = 2^16, {k:,} queries (1-/2-way marginals + 1-D ranges), T = 50, "
              f"eps = 1 (max error {worst:.0f}, mean {mean:.0f} of 12,579 students)",
              f"{t:.1f} s, {peak / 2**20:.0f} MiB", "<= 5 s")]

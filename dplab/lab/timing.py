@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import statistics
 import time
+import tracemalloc
 from collections.abc import Callable
 
-__all__ = ["median_time"]
+__all__ = ["median_time", "time_and_peak"]
 
 
 def median_time(fn: Callable[[], object], repeat: int = 7) -> float:
@@ -17,3 +18,15 @@ def median_time(fn: Callable[[], object], repeat: int = 7) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def time_and_peak(fn: Callable[[], object]) -> tuple[float, int, object]:
+    """(seconds of one call, peak bytes traced by tracemalloc in a second call, the first call's result)."""
+    start = time.perf_counter()
+    out = fn()
+    elapsed = time.perf_counter() - start
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return elapsed, peak, out
