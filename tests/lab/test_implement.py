@@ -102,16 +102,24 @@ def _smooth(factor=True, k_max=None):
     return _refusing(fn, at=-1)
 
 
-def _noisy_sum(clip_rows=True, whole=False, noise_clip=True, noise="independent"):
+def _noisy_sum(clip_rows=True, whole=False, noise_clip=True, noise="independent", clipping="rows"):
     def fn(g, clip, sigma, rng):
         g = np.asarray(g, dtype=float)
+        norms = np.linalg.norm(g, axis=1)[:, None]
         if whole:
             g = g * min(1.0, clip / np.linalg.norm(g))
+        elif clipping == "coordinates":
+            g = np.clip(g, -clip, clip)
+        elif clipping == "to norm":
+            g = g * clip / norms
         elif clip_rows:
-            g = g * np.minimum(1.0, clip / np.linalg.norm(g, axis=1))[:, None]
+            g = g * np.minimum(1.0, clip / norms)
+        s = g.sum(axis=0)
+        if clipping == "rows then sum":
+            s = s * min(1.0, clip / np.linalg.norm(s))
         z = {"independent": lambda d: rng.standard_normal(d), "shared": lambda d: rng.standard_normal(),
              "last only": lambda d: np.eye(d)[-1] * rng.standard_normal()}[noise](g.shape[1])
-        return g.sum(axis=0) + sigma * (clip if noise_clip else 1.0) * z
+        return s + sigma * (clip if noise_clip else 1.0) * z
     return _refusing(fn, at=1)
 
 
@@ -166,6 +174,9 @@ BUGS = [
                                                                           "σC"),
     ("12.impl", "one noise shared by every coordinate", _noisy_sum(noise="shared"), "are not independent"),
     ("12.impl", "noise on the last coordinate only", _noisy_sum(noise="last only"), "to every coordinate"),
+    ("12.impl", "each coordinate clipped", _noisy_sum(clipping="coordinates"), "each coordinate was clipped"),
+    ("12.impl", "every row scaled to norm C", _noisy_sum(clipping="to norm"), "was scaled to norm C"),
+    ("12.impl", "the clipped sum clipped again", _noisy_sum(clipping="rows then sum"), "clipped again"),
 ]
 
 

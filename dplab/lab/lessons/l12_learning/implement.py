@@ -46,24 +46,35 @@ def noisy_sum(gradients, clip, noise_multiplier, rng):
     return clipped.sum(axis=0) + noise_multiplier * clip * rng.standard_normal(g.shape[1])
 
 
-def _clipping_mistakes(x: np.ndarray, batch: np.ndarray, centre: float, j: int, what: str,
+def _clipping_mistakes(x: np.ndarray, batch: np.ndarray, centre: np.ndarray, name: str,
                        confidence: float) -> None:
-    """Wrong, naming the mistake, when coordinate j's centre is not the clipped sum's but fits the sum clipped
-    as one vector (by the batch's norm) or not clipped at all; or when coordinate j carries no noise."""
-    if np.ptp(x) == 0:
-        raise implement.Wrong(f"{what} do not vary: add noise σC to every coordinate, not to some")
-    ci = mean_ci(x, confidence)
-    if ci.contains(centre):
+    """Wrong, naming the mistake, when a coordinate carries no noise, or when the releases' centre (every
+    coordinate at once) is not the clipped sum's but another clipping's: none, the batch clipped as one
+    vector, each coordinate clipped to [-C, C], every row scaled to norm C, or the clipped sum clipped
+    again."""
+    for j in range(x.shape[1]):
+        if np.ptp(x[:, j]) == 0:
+            raise implement.Wrong(f"your releases' coordinate {j} on the {name} do not vary: add noise σC "
+                                  "to every coordinate, not to some")
+    cis = [mean_ci(x[:, j], confidence) for j in range(x.shape[1])]
+    if all(ci.contains(c) for ci, c in zip(cis, centre, strict=True)):
         return
-    whole = batch * min(1.0, CLIP / np.linalg.norm(batch))
+    norms = np.linalg.norm(batch, axis=1)[:, None]
     for sum_, mistake in (
-        (batch.sum(axis=0)[j], "the rows were not clipped"),
-        (whole.sum(axis=0)[j], "the batch was clipped as one vector: clip each row by its own norm"),
+        (batch.sum(axis=0), "the rows were not clipped"),
+        ((batch * min(1.0, CLIP / np.linalg.norm(batch))).sum(axis=0),
+         "the batch was clipped as one vector: clip each row by its own norm"),
+        (np.clip(batch, -CLIP, CLIP).sum(axis=0),
+         "each coordinate was clipped to [−C, C]: clip each row's norm, g · min(1, C/‖g‖)"),
+        ((batch * CLIP / norms).sum(axis=0),
+         "every row was scaled to norm C: a row shorter than C stays as it is (min(1, C/‖g‖))"),
+        (centre * min(1.0, CLIP / np.linalg.norm(centre)),
+         "the sum was clipped again: clip the rows, sum them, then add the noise"),
     ):
-        if ci.contains(sum_):
-            raise implement.Wrong(
-                f"{what} are centred at {x.mean():.4g}, where the clipped sum is {centre:.4g}: {mistake}"
-            )
+        if all(ci.contains(s) for ci, s in zip(cis, sum_, strict=True)):
+            raise implement.Wrong(f"your releases on the {name} are centred at "
+                                  f"{np.round([float(ci.estimate) for ci in cis], 4)}, where the clipped sum "
+                                  f"is {np.round(centre, 4)}: {mistake}")
 
 
 def _independent(x: np.ndarray, centre: np.ndarray, name: str, confidence: float) -> None:
@@ -99,9 +110,9 @@ def check_noisy_sum(fn) -> tuple[bool, str]:
         for name, batch in (("batch", gradients()), ("neighbour", neighbour())):
             x = implement.releases(fn, (batch, CLIP, SIGMA), N, kind=batch.shape[1])
             centre = learning.clip_gradients(batch, CLIP).sum(axis=0)
+            _clipping_mistakes(x, batch, centre, name, confidence)
             for j in range(x.shape[1]):
                 what = f"your releases' coordinate {j} on the {name}"
-                _clipping_mistakes(x[:, j], batch, float(centre[j]), j, what, confidence)
                 law = stats.norm(centre[j], SIGMA * CLIP)
                 said.append(implement.continuous_law(x[:, j], law, what, **hints))
             _independent(x, centre, name, confidence)
