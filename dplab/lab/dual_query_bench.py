@@ -11,30 +11,27 @@ included; HiGHS's own memory is not traced) in a second run.
 
 from __future__ import annotations
 
-import itertools
-
 from dplab.lab.timing import time_and_peak
 
-__all__ = ["ROWS", "dual_query_rows", "dual_query_workload", "marginal_cells"]
+__all__ = ["ROWS", "dual_query_rows", "dual_query_workload"]
 
 N_RECORDS = 10**6
 
-
-def marginal_cells(d: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every 1- and 2-way marginal cell over d binary attributes, as conjunctions (attributes, values)."""
-    one = [((a,), (v,)) for a in range(d) for v in (0, 1)]
-    two = [((a, b), (v, w)) for a, b in itertools.combinations(range(d), 2) for v in (0, 1) for w in (0, 1)]
-    return one + two
 
 
 def dual_query_workload(n: int = N_RECORDS, epsilon: float = 1.0, delta: float = 1e-6, eta: float = 1.0,
                         samples: int = 100, seed: int = 3) -> tuple[int, float, float]:
     """DualQuery (milp best response) on n synthetic block-design records over 30 attributes and
     their 1,800 marginal cells; returns (T, max error, mean error) of the synthetic data."""
-    from dplab.query_release import block_binary_records, dual_query, synthetic_data_error
+    from dplab.query_release import (
+        block_binary_records,
+        dual_query,
+        marginal_conjunctions,
+        synthetic_data_error,
+    )
 
     records = block_binary_records(n, rng=seed)
-    queries = marginal_cells(records.shape[1])
+    queries = marginal_conjunctions(records.shape[1])
     result = dual_query(records, queries, epsilon, delta, eta=eta, samples=samples, rng=seed + 1)
     worst, mean = synthetic_data_error(result.records, records, queries)
     return result.rounds, worst, mean

@@ -5,7 +5,6 @@ d = 40 that would fail if anything held the 2^40 records."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import tracemalloc
 
@@ -16,13 +15,6 @@ from scipy import stats
 import dplab.query_release as qr
 from dplab.accounting import AdvancedAccountant, BasicAccountant
 from dplab.mechanisms import EpsilonDelta
-
-
-def _marginal_cells(d: int) -> list:
-    """Every 1- and 2-way marginal cell over d binary attributes, as conjunctions."""
-    one = [((a,), (v,)) for a in range(d) for v in (0, 1)]
-    two = [((a, b), (v, w)) for a, b in itertools.combinations(range(d), 2) for v in (0, 1) for w in (0, 1)]
-    return one + two
 
 
 def _small_records(n: int = 2000, seed: int = 0) -> np.ndarray:
@@ -120,7 +112,7 @@ def test_accuracy_improves_with_rounds_at_large_epsilon():
     (no privacy constraint on T), 1- and 2-way marginal cells over 6 attributes: the mean error
     over three seeds falls from T = 5 to T = 150, and at T = 150 stays below 0.02."""
     records = _small_records()
-    queries = _marginal_cells(6)
+    queries = qr.marginal_conjunctions(6)
     errors = {}
     for t in (5, 150):
         runs = [qr.dual_query(records, queries, 1e9, 1e-6, eta=0.5, samples=200, rounds=t,
@@ -131,7 +123,7 @@ def test_accuracy_improves_with_rounds_at_large_epsilon():
 
 def test_result_states_its_privacy():
     records = _small_records(1000)
-    res = qr.dual_query(records, _marginal_cells(6), 2.0, 1e-6, eta=1.0, samples=20,
+    res = qr.dual_query(records, qr.marginal_conjunctions(6), 2.0, 1e-6, eta=1.0, samples=20,
                         best_response="enumerate", rng=1)
     assert res.rounds == qr.dual_query_rounds(2.0, 1e-6, 1.0, 20, 1000) == res.records.shape[0]
     assert res.epsilon == qr.dual_query_epsilon(1.0, 20, res.rounds, 1000, 1e-6) <= 2.0
@@ -148,7 +140,7 @@ def test_result_states_its_privacy():
     (dict(best_response="cplex"), "best_response='cplex'"),
 ])
 def test_bad_input_is_refused_naming_the_parameter(kwargs, match):
-    args = dict(records=_small_records(200), queries=_marginal_cells(6), epsilon=1.0, delta=1e-6)
+    args = dict(records=_small_records(200), queries=qr.marginal_conjunctions(6), epsilon=1.0, delta=1e-6)
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         qr.dual_query(**args)
