@@ -8,6 +8,9 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 # NB: a notebook's number (03) or path, for make voila / make bench
 NB ?=
 export MPLBACKEND := Agg
+# Python keeps compiled modules (and pytest its rewritten test modules) in __pycache__: these machines set
+# PYTHONDONTWRITEBYTECODE=1, which made every run recompile them (make test-fast: 76 s, 51 s with the cache)
+unexport PYTHONDONTWRITEBYTECODE
 # PROJECTOR=1 (make present, make voila, make lab): the projector style, larger text and thicker lines
 # (only for these: stored outputs and figures/ are always made in the plain style)
 PROJECTOR ?=

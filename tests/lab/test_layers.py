@@ -9,6 +9,7 @@ ipywidgets.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 
@@ -82,7 +83,8 @@ def test_library_imports_only_its_own_or_earlier_layers_and_never_the_lab():
     assert not problems, "\n".join(problems)
 
 
-def _third_party(module: str) -> set[str]:
+@functools.cache
+def _third_party(module: str) -> frozenset[str]:
     tree = ast.parse(module_files()[module].read_text(encoding="utf-8"))
     names = set()
     for node in ast.walk(tree):
@@ -90,7 +92,7 @@ def _third_party(module: str) -> set[str]:
             names.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module.split(".")[0])
-    return names
+    return frozenset(names)
 
 
 def test_library_and_lesson_reports_need_no_plotting():
