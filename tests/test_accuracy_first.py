@@ -58,6 +58,7 @@ def test_every_release_meets_the_rule_and_the_budget_holds(method):
         assert np.all(h <= tau * (result.estimate[mask] - h) * (1 + 1e-9))
 
 
+@pytest.mark.statistical
 def test_brownian_beats_gaussian_doubling_and_releases_accurately():
     """Over 5 repeats (new counts and noise each): the unified filter with Brownian noise
     reduction releases at least 1.2 times what Gaussian doubling releases at eps = 1, and at

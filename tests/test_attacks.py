@@ -117,6 +117,7 @@ def test_mechanism_roc_of_the_laplace_count_meets_its_closed_form():
     assert np.all((roc.beta_low <= beta) & (beta <= roc.beta_high))
 
 
+@pytest.mark.statistical
 def test_privacy_loss_samples_give_dp_accountings_delta_and_the_kl():
     """catches: losses drawn on D' by default (their mean is then -KL): the hockey-stick mean of 50
     composed Laplace losses is dp_accounting's delta(1), their mean 50 KL = 50 (eps + e^-eps - 1), and

@@ -128,6 +128,7 @@ def _bands(history):
     return float(per_position[start:i + 1].sum())
 
 
+@pytest.mark.statistical
 @pytest.mark.catches("sparse_vector.adaptive_stale_history")
 def test_adaptive_stream_frequencies_match_the_fixed_stream_of_each_output():
     """catches: the analyst shown the outputs up to the query before last (a stale history)"""

@@ -66,6 +66,7 @@ def test_the_comparison_sentences():
     assert lab_mean < 0.9 < 0.95 < others.mean_ratios()["LAB_2B"]
 
 
+@pytest.mark.statistical
 def test_dawa_error_given_the_partition_agrees_with_the_drawn_second_stage():
     """Each point integrates the totals' noise exactly (spread_error); the runs' actual errors, with
     the noise drawn, must agree: the paired difference's mean within its interval, Bonferroni over
@@ -80,6 +81,7 @@ def test_dawa_error_given_the_partition_agrees_with_the_drawn_second_stage():
             assert ci.low <= 0 <= ci.high, (s, e, ci)
 
 
+@pytest.mark.statistical
 def test_the_partition_sentences_and_exercise_09_3():
     """The heights' buckets "between 80 and 90" at eps = 0.01, "100 to 112" at 0.1 and "112 to 125" at 1,
     by the runs' intervals; exercise 09.3's key quotes the simulated ratio and error, which must stay

@@ -40,6 +40,7 @@ def test_the_dp_accounting_numbers_are_dp_accountings_own():
             assert step == 1e-4 or value <= epsilon  # rounded down: still a lower bound
 
 
+@pytest.mark.slow
 @pytest.mark.catches("learning.report_seed_ignored")
 def test_the_report_rows_pass_at_another_seed():
     """report_rows(seed) draws all its randomness from ``seed`` (section 2's batch too): a correct library

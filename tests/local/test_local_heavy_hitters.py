@@ -129,6 +129,7 @@ def _planted_recall(epsilon: float, seed: int, n: int = 10**5, planted: int = 20
     return float(np.isin(ids, found.ids).mean())
 
 
+@pytest.mark.statistical
 @pytest.mark.catches("local.pem_last_cut_at_threshold", "local.pem_sigma_at_zero")
 def test_ids_at_the_threshold_are_found_as_promised():
     """catches: the last stage cutting at the threshold itself (an id of share exactly T found half
