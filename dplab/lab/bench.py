@@ -60,30 +60,44 @@ def widget_latency(make_panel, steps: dict[str, list]) -> tuple[float, float]:
     return recompute, full
 
 
-def browser_latency(notebook: Path, steps: int = 10) -> float | None:
+def bench_slider(page, prefix: str) -> tuple[str, int]:
+    """(description, panel) of the slider the browser rows move: the first panel's epsilon slider, or in a
+    lesson without one (12: its panel moves the noise σ) the slider its browser test steps."""
+    from dplab.lab.browser import slider_panel
+
+    for name in ("epsilon", *(case.browser.slider for case in lesson_panels()[prefix] if case.browser)):
+        try:
+            return name, slider_panel(page, name)
+        except LookupError:
+            continue
+    raise LookupError(f"lesson {prefix}: no epsilon slider and no browser step in views.PANELS")
+
+
+def browser_latency(notebook: Path, prefix: str, steps: int = 10) -> float | None:
     """Median seconds from a slider key press to a new plot image in Chromium (None: no browser)."""
-    from dplab.lab.browser import CHROMIUM, chromium_page, slider_panel, slider_step, voila_server
+    from dplab.lab.browser import CHROMIUM, chromium_page, slider_step, voila_server
 
     if not Path(CHROMIUM).exists():
         return None
     times = []
     with voila_server(notebook) as url, chromium_page(url) as page:
-        panel = slider_panel(page, "epsilon")
+        name, panel = bench_slider(page, prefix)
         for i in range(steps):
             key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
-            elapsed, _, _ = slider_step(page, "epsilon", panel, key=key)
+            elapsed, _, _ = slider_step(page, name, panel, key=key)
             times.append(elapsed)
     return statistics.median(times)
 
 
-def browser_drag(notebook: Path):
-    """A 2 s mouse drag of the first panel's epsilon slider in Chromium (None: no browser)."""
-    from dplab.lab.browser import CHROMIUM, chromium_page, slider_drag, slider_panel, voila_server
+def browser_drag(notebook: Path, prefix: str):
+    """(slider, result) of a 2 s mouse drag of that slider in Chromium (None: no browser)."""
+    from dplab.lab.browser import CHROMIUM, chromium_page, slider_drag, voila_server
 
     if not Path(CHROMIUM).exists():
         return None
     with voila_server(notebook) as url, chromium_page(url) as page:
-        return slider_drag(page, "epsilon", slider_panel(page, "epsilon"))
+        name, panel = bench_slider(page, prefix)
+        return name, slider_drag(page, name, panel)
 
 
 def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, str, str]]:
@@ -91,7 +105,7 @@ def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, st
     lesson, from a click on the index to its first plot, and the median slider step (key press to
     new plot) while that lesson's refill runs (Voila re-runs the notebook to refill the pool a
     second after a page takes its kernel). Before each lesson, every warm-up has finished."""
-    from dplab.lab.browser import CHROMIUM, chromium, open_lesson, slider_panel, slider_step, voila_server
+    from dplab.lab.browser import CHROMIUM, chromium, open_lesson, slider_step, voila_server
     from dplab.lab.paths import notebooks_dir
     from dplab.lab.present import lessons, warm_counts, warm_up_done
 
@@ -118,8 +132,8 @@ def present_rows(only: str | None = None, steps: int = 10) -> list[tuple[str, st
             firsts.append(first)
             page.wait_for_timeout(1500)  # the refill starts fill_delay (1 s) after the page took its kernel
             before = warm_counts(server.log_text())
-            panel = slider_panel(page, "epsilon")
-            times = [slider_step(page, "epsilon", panel, key="ArrowRight" if i % 2 == 0 else "ArrowLeft")[0]
+            name, panel = bench_slider(page, lesson["path"][:2])
+            times = [slider_step(page, name, panel, key="ArrowRight" if i % 2 == 0 else "ArrowLeft")[0]
                      for i in range(steps)]
             after = warm_counts(server.log_text())
             refilling = before[0] > before[1] and after[1] == before[1]  # one ran through every step
@@ -171,14 +185,14 @@ def run_bench(browser: bool = True, notebook: str | None = None) -> int:
                          "<= 40 ms (the frame budget)"))
         nb = notebook_path(report.NOTEBOOK)
         if browser:
-            latency = browser_latency(nb)
+            latency = browser_latency(nb, report.PREFIX)
             rows.append((f"browser {report.PREFIX}: slider to new plot median",
                          "no /usr/bin/chromium" if latency is None else f"{latency * 1e3:.0f} ms",
                          "<= 300 ms"))
-            drag = browser_drag(nb)
-            if drag is not None:
+            if (dragged := browser_drag(nb, report.PREFIX)) is not None:
+                slider, drag = dragged
                 drag_rates.append(drag.frames_per_second)
-                rows.append((f"browser {report.PREFIX}: 2 s mouse drag of epsilon: frames per second, "
+                rows.append((f"browser {report.PREFIX}: 2 s mouse drag of {slider}: frames per second, "
                              "release to final frame, final frame = released value",
                              f"{drag.frames_per_second:.1f} fps, {drag.release_to_final_ms:.0f} ms, "
                              f"{'yes' if drag.final_matches else 'NO'}", ">= 12 fps (median), <= 150 ms"))

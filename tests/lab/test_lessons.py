@@ -61,3 +61,11 @@ def test_a_lesson_stays_thin(name):
     assert lesson_lines(name) <= LESSON_LINES, f"{name}: {lesson_lines(name)} lines"
     exercises = len((folder / "exercises.py").read_text(encoding="utf-8").splitlines())
     assert exercises <= EXERCISE_LINES, f"{name}/exercises.py: {exercises} lines"
+
+
+def test_every_lesson_declares_a_browser_step():
+    """catches: a lesson no browser row can move. ``make bench`` moved the epsilon slider of every
+    lesson and stopped at lesson 12, which has none (its panel moves the noise σ); the bench now falls
+    back on the slider the lesson's browser step names, so every lesson must name one."""
+    missing = [prefix for prefix, cases in lesson_panels().items() if not any(c.browser for c in cases)]
+    assert not missing, missing
